@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The OpenCV modules the shim uses; linking only these keeps start-up fast
+/// (pkg-config's `opencv4` would pull in every contrib module, VTK and Qt).
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect"]
+
+let package = Package(
+    name: "analyze",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "analyze", targets: ["analyze"]),
+        .library(name: "AnalyzeCore", targets: ["AnalyzeCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Thin C++ target: OpenCV behind a plain-C header; every cv::Exception is caught there.
+        .target(
+            name: "COpenCVShim",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
+            linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
+        ),
+        // System libraries with C APIs, found with pkg-config.
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
+        .target(
+            name: "AnalyzeCore",
+            dependencies: ["COpenCVShim", "CZBar", "CTesseract", "CExif"]
+        ),
+        // The thin command-line front end.
+        .executableTarget(
+            name: "analyze",
+            dependencies: ["AnalyzeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "AnalyzeCoreTests",
+            dependencies: ["AnalyzeCore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,131 @@
+internal import COpenCVShim
+
+/// An owned OpenCV matrix (8-bit BGR or gray), freed in `deinit`. Wraps the `aocv_*` shim.
+///
+/// `@unchecked Sendable`: a matrix is never mutated after it is created except by the renderer,
+/// which draws on its own private copy; reads from several threads are safe.
+final class OpenCVMat: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { aocv_mat_free(handle) }
+
+    /// Runs a shim call that returns a new matrix, turning a failure into an `AnalysisError`.
+    static func make(_ code: AnalysisError.Code, _ body: (UnsafeMutablePointer<aocv_status>) -> OpaquePointer?) throws(AnalysisError) -> OpenCVMat {
+        var status = aocv_status()
+        guard let handle = body(&status) else {
+            throw AnalysisError(code, message(of: &status))
+        }
+        return OpenCVMat(handle: handle)
+    }
+
+    static func message(of status: inout aocv_status) -> String {
+        withUnsafeBytes(of: &status.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// Decodes image bytes without applying EXIF orientation (`aocv_decode`).
+    static func decode(_ bytes: [UInt8]) throws(AnalysisError) -> OpenCVMat {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { throw AnalysisError(.emptyFile, "the file is empty") }
+            return try make(.undecodable) { aocv_decode(base, buffer.count, $0) }
+        }
+    }
+
+    var width: Int { Int(aocv_mat_width(handle)) }
+    var height: Int { Int(aocv_mat_height(handle)) }
+    var channels: Int { Int(aocv_mat_channels(handle)) }
+
+    /// Calls `body` with the first pixel and the row stride in bytes.
+    func withPixels<R>(_ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R {
+        var stride = 0
+        let data = aocv_mat_data(handle, &stride)
+        return try body(data, stride)
+    }
+
+    /// The upright image for an EXIF orientation (`aocv_orient`).
+    func oriented(_ orientation: ImageOrientation) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_orient(handle, Int32(orientation.rawValue), $0) }
+    }
+
+    /// Luminance (`aocv_gray`).
+    func gray() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_gray(handle, $0) } }
+
+    /// 255 − value (`aocv_invert`).
+    func inverted() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_invert(handle, $0) } }
+
+    /// A resized copy (`aocv_resize`).
+    func resized(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_resize(handle, Int32(width), Int32(height), $0) }
+    }
+
+    /// A copy rotated counter-clockwise on a canvas that holds it all, and the affine matrix
+    /// (row-major 2×3) mapping rotated coordinates back to this image (`aocv_rotate`).
+    func rotated(byDegrees degrees: Double, fill: UInt8) throws(AnalysisError) -> (OpenCVMat, [Double]) {
+        var inverse = [Double](repeating: 0, count: 6)
+        let mat = try inverse.withUnsafeMutableBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
+            guard let base = buffer.baseAddress else { throw AnalysisError(.engineFailed, "no buffer") }
+            return try Self.make(.engineFailed) { aocv_rotate(handle, degrees, fill, base, $0) }
+        }
+        return (mat, inverse)
+    }
+
+    /// The quadrilateral (top-left, top-right, bottom-right, bottom-left) warped to a width × height rectangle.
+    func warped(quad: [PixelPoint], width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+        let corners = quad.flatMap { [$0.x, $0.y] }
+        guard corners.count == 8 else { throw AnalysisError(.engineFailed, "a quadrilateral needs four corners") }
+        return try corners.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
+            guard let base = buffer.baseAddress else { throw AnalysisError(.engineFailed, "no buffer") }
+            return try Self.make(.engineFailed) { aocv_warp_quad(handle, base, Int32(width), Int32(height), $0) }
+        }
+    }
+
+    /// A deep copy, for drawing on.
+    func copy() throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_orient(handle, 1, $0) }
+    }
+
+    /// PNG bytes (`aocv_encode_png`).
+    func pngData() throws(AnalysisError) -> [UInt8] {
+        var status = aocv_status()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        guard aocv_encode_png(handle, &bytes, &length, &status) != 0, let bytes else {
+            throw AnalysisError(.outputFailed, "PNG encoding failed: " + Self.message(of: &status))
+        }
+        defer { aocv_buffer_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    // MARK: Drawing (on a private copy only)
+
+    typealias RGB = (r: UInt8, g: UInt8, b: UInt8)
+
+    func drawPolyline(_ points: [PixelPoint], closed: Bool, color: RGB, thickness: Int) {
+        let xy = points.flatMap { [$0.x, $0.y] }
+        xy.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            aocv_draw_polyline(handle, base, Int32(points.count), closed ? 1 : 0, color.r, color.g, color.b, Int32(thickness))
+        }
+    }
+
+    func drawCircle(at point: PixelPoint, radius: Double, color: RGB, filled: Bool) {
+        aocv_draw_circle(handle, point.x, point.y, radius, color.r, color.g, color.b, filled ? -1 : 1)
+    }
+
+    /// Draws an ASCII label; other characters are replaced by `?` (OpenCV's Hershey fonts are ASCII-only).
+    func drawLabel(_ text: String, at point: PixelPoint, scale: Double, color: RGB) {
+        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        aocv_draw_label(handle, ascii, point.x, point.y, scale, color.r, color.g, color.b)
+    }
+}
+
+/// Process-wide OpenCV settings.
+public enum OpenCVRuntime {
+    /// Limits OpenCV's own thread pool (`cv::setNumThreads`); the batch runner uses 1 so its
+    /// workers do not oversubscribe the cores.
+    public static func setThreads(_ count: Int) { aocv_set_num_threads(Int32(count)) }
+}

@@ -1,0 +1,34 @@
+/// Why an image could not be analysed (or an output not written): a code, a message, the file.
+public struct AnalysisError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is; stable names for scripts and reports.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let missingFile = Code(rawValue: "missing-file")
+        public static let unreadable = Code(rawValue: "unreadable")
+        public static let emptyFile = Code(rawValue: "empty-file")
+        public static let undecodable = Code(rawValue: "undecodable")
+        public static let tooLarge = Code(rawValue: "too-large")
+        public static let engineFailed = Code(rawValue: "engine-failed")
+        public static let engineUnavailable = Code(rawValue: "engine-unavailable")
+        public static let outputFailed = Code(rawValue: "output-failed")
+    }
+
+    public let code: Code
+    public let message: String
+    /// The file concerned, when known.
+    public var file: String?
+
+    public init(_ code: Code, _ message: String, file: String? = nil) {
+        self.code = code
+        self.message = message
+        self.file = file
+    }
+
+    public var description: String {
+        if let file { return "\(file): \(message)" }
+        return message
+    }
+}

@@ -1,0 +1,61 @@
+/// Performs a set of requests on one image, like `VNImageRequestHandler`.
+///
+/// Reads the file once, reads its EXIF orientation once (libexif), decodes it once without
+/// OpenCV's auto-rotation, applies the orientation, and runs every request on that one upright
+/// image and its shared grayscale, with the calling worker's engines.
+public struct ImageRequestHandler {
+    public let source: ImageSource
+    /// Images whose header (or decoded size) exceeds this many pixels are refused.
+    public let maximumPixels: Int
+
+    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
+        self.source = source
+        self.maximumPixels = maximumPixels
+    }
+
+    /// 200 megapixels: larger than any phone photo, small enough to refuse decompression bombs.
+    public static let defaultMaximumPixels = 200_000_000
+
+    /// The outcome of `perform`: the observations, the upright image for rendering, and timings.
+    public struct Result {
+        public let analysis: ImageAnalysis
+        public let image: UprightImage
+        public let timings: StageTimings
+    }
+
+    /// Runs every request in `requests` on the image. Throws an `AnalysisError` naming the file
+    /// when the image cannot be read or decoded, or an engine fails on it.
+    public func perform(_ requests: RequestSet, engines: WorkerEngines) throws(AnalysisError) -> Result {
+        var timings = StageTimings()
+        do {
+            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            let tag = timings.measure("orientation") { ExifOrientationReader.orientationTag(in: bytes) }
+            var warnings: [String] = []
+            let orientation: ImageOrientation
+            switch tag {
+            case .absent: orientation = .up
+            case .valid(let o): orientation = o
+            case .invalid(let value):
+                orientation = .up
+                warnings.append("invalid EXIF orientation \(value), treated as 1")
+            }
+            let image = try timings.measure("decode") { () throws(AnalysisError) in
+                try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
+            }
+            var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
+                                         width: image.width, height: image.height, warnings: warnings)
+            if let request = requests.barcodes {
+                analysis.barcodes = try timings.measure("barcodes") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
+            }
+            if let request = requests.text {
+                let page = try timings.measure("text") { () throws(AnalysisError) in try request.performWithFullText(on: image, engines: engines) }
+                analysis.text = page.lines
+                analysis.fullText = page.fullText
+            }
+            return Result(analysis: analysis, image: image, timings: timings)
+        } catch var error {
+            if error.file == nil { error.file = source.path }
+            throw error
+        }
+    }
+}

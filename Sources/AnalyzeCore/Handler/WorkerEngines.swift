@@ -1,0 +1,22 @@
+/// The engines one worker thread owns: created on first use, reused for every image the worker
+/// processes, freed when the worker ends. Never shared between threads.
+public final class WorkerEngines {
+    private var scanners: [[BarcodeSymbology]: ZBarScanner] = [:]
+    private var textEngines: [String: TesseractEngine] = [:]
+
+    public init() {}
+
+    func barcodeScanner(for symbologies: [BarcodeSymbology]) throws(AnalysisError) -> ZBarScanner {
+        if let existing = scanners[symbologies] { return existing }
+        let scanner = try ZBarScanner(symbologies: symbologies)
+        scanners[symbologies] = scanner
+        return scanner
+    }
+
+    func textEngine(languages: String) throws(AnalysisError) -> TesseractEngine {
+        if let existing = textEngines[languages] { return existing }
+        let engine = try TesseractEngine(languages: languages)
+        textEngines[languages] = engine
+        return engine
+    }
+}

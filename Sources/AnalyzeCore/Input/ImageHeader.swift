@@ -1,0 +1,76 @@
+/// The pixel dimensions an image file's header claims, read without decoding it, so that an
+/// image claiming billions of pixels is refused before any allocation.
+///
+/// Knows PNG, JPEG, GIF, BMP, WebP and TIFF; returns nil for anything else (the decoder then
+/// applies OpenCV's own limit of 2^30 pixels).
+struct ImageHeader: Equatable {
+    let width: Int
+    let height: Int
+
+    var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? Int.max : width * height }
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init?(parsing b: [UInt8]) {
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), b.count >= 24 {          // PNG IHDR
+            self.init(width: Int(b.readUInt32BE(at: 16)), height: Int(b.readUInt32BE(at: 20)))
+        } else if b.starts(with: [0xFF, 0xD8]) {                                // JPEG SOFn
+            var i = 2
+            while i + 9 < b.count {
+                guard b[i] == 0xFF else { return nil }
+                let marker = b[i + 1]
+                if marker == 0xFF { i += 1; continue }
+                if marker == 0xD8 || (0xD0 ... 0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
+                let length = Int(b.readUInt16BE(at: i + 2))
+                if (0xC0 ... 0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    self.init(width: Int(b.readUInt16BE(at: i + 7)), height: Int(b.readUInt16BE(at: i + 5)))
+                    return
+                }
+                guard length >= 2 else { return nil }
+                i += 2 + length
+            }
+            return nil
+        } else if b.starts(with: [0x47, 0x49, 0x46, 0x38]), b.count >= 10 {      // GIF
+            self.init(width: Int(b.readUInt16LE(at: 6)), height: Int(b.readUInt16LE(at: 8)))
+        } else if b.starts(with: [0x42, 0x4D]), b.count >= 26 {                 // BMP
+            let h = Int32(bitPattern: b.readUInt32LE(at: 22))
+            self.init(width: Int(Int32(bitPattern: b.readUInt32LE(at: 18)).magnitude), height: Int(h.magnitude))
+        } else if b.count >= 30, b.starts(with: [0x52, 0x49, 0x46, 0x46]), Array(b[8 ..< 12]) == [0x57, 0x45, 0x42, 0x50] {
+            let chunk = String(decoding: b[12 ..< 16], as: UTF8.self)
+            switch chunk {
+            case "VP8X":
+                let w = Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16
+                let h = Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16
+                self.init(width: w + 1, height: h + 1)
+            case "VP8 ":
+                self.init(width: Int(b.readUInt16LE(at: 26) & 0x3FFF), height: Int(b.readUInt16LE(at: 28) & 0x3FFF))
+            case "VP8L":
+                let bits = b.readUInt32LE(at: 21)
+                self.init(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
+            default: return nil
+            }
+        } else if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            let little = b[0] == 0x49
+            let u16 = { (o: Int) in Int(little ? b.readUInt16LE(at: o) : b.readUInt16BE(at: o)) }
+            let u32 = { (o: Int) in Int(little ? b.readUInt32LE(at: o) : b.readUInt32BE(at: o)) }
+            let ifd = u32(4)
+            let entries = u16(ifd)
+            var width = 0, height = 0
+            for n in 0 ..< min(entries, 512) {
+                let e = ifd + 2 + n * 12
+                guard e + 12 <= b.count else { break }
+                let tag = u16(e), type = u16(e + 2)
+                let value = type == 3 ? u16(e + 8) : u32(e + 8)
+                if tag == 256 { width = value }
+                if tag == 257 { height = value }
+            }
+            guard width > 0, height > 0 else { return nil }
+            self.init(width: width, height: height)
+        } else {
+            return nil
+        }
+    }
+}

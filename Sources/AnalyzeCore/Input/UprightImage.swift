@@ -1,0 +1,49 @@
+import Foundation
+
+/// One decoded image with its EXIF orientation applied: what every request sees.
+///
+/// Built once per image by ``ImageRequestHandler``; the grayscale is computed on first use and
+/// shared by every request that needs it. Used by one worker thread at a time.
+public final class UprightImage {
+    /// The upright pixels, 8-bit BGR.
+    let color: OpenCVMat
+    private var cachedGray: OpenCVMat?
+
+    /// The orientation that was applied.
+    public let orientation: ImageOrientation
+    public var width: Int { color.width }
+    public var height: Int { color.height }
+
+    init(color: OpenCVMat, orientation: ImageOrientation) {
+        self.color = color
+        self.orientation = orientation
+    }
+
+    /// Decodes encoded bytes (`cv::imdecode` without OpenCV's own auto-rotation) and applies
+    /// `orientation`. Refuses images whose header claims more than `maximumPixels`.
+    public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int) throws(AnalysisError) {
+        if bytes.isEmpty { throw AnalysisError(.emptyFile, "the file is empty") }
+        if let header = ImageHeader(parsing: bytes) {
+            guard header.width > 0, header.height > 0 else {
+                throw AnalysisError(.undecodable, "the header claims an empty image (\(header.width)x\(header.height))")
+            }
+            guard header.pixelCount <= maximumPixels else {
+                throw AnalysisError(.tooLarge, "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+            }
+        }
+        let stored = try OpenCVMat.decode(bytes)
+        guard stored.width * stored.height <= maximumPixels else {
+            throw AnalysisError(.tooLarge, "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)")
+        }
+        let upright = orientation == .up ? stored : try stored.oriented(orientation)
+        self.init(color: upright, orientation: orientation)
+    }
+
+    /// The shared 8-bit grayscale of the upright image, computed once.
+    func gray() throws(AnalysisError) -> OpenCVMat {
+        if let cachedGray { return cachedGray }
+        let g = try color.gray()
+        cachedGray = g
+        return g
+    }
+}

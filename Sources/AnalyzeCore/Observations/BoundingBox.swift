@@ -1,0 +1,48 @@
+/// An axis-aligned box in pixels of the upright image, origin at the top-left.
+public struct BoundingBox: Sendable, Hashable, Codable {
+    public let x: Double
+    public let y: Double
+    public let width: Double
+    public let height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x.roundedForOutput
+        self.y = y.roundedForOutput
+        self.width = width.roundedForOutput
+        self.height = height.roundedForOutput
+    }
+
+    /// The smallest box holding every point (an empty box at the origin when there are none).
+    public init(enclosing points: [PixelPoint]) {
+        guard let first = points.first else {
+            self.init(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for p in points.dropFirst() {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var area: Double { width * height }
+    public var center: PixelPoint { PixelPoint(x: x + width / 2, y: y + height / 2) }
+
+    /// The four corners, clockwise from the top-left.
+    public var corners: [PixelPoint] {
+        [PixelPoint(x: x, y: y), PixelPoint(x: maxX, y: y), PixelPoint(x: maxX, y: maxY), PixelPoint(x: x, y: maxY)]
+    }
+
+    /// Intersection over union with another box (0 when they do not overlap).
+    public func intersectionOverUnion(_ other: BoundingBox) -> Double {
+        let w = min(maxX, other.maxX) - max(x, other.x)
+        let h = min(maxY, other.maxY) - max(y, other.y)
+        guard w > 0, h > 0 else { return 0 }
+        let inter = w * h
+        let union = area + other.area - inter
+        return union > 0 ? inter / union : 0
+    }
+}

@@ -1,0 +1,42 @@
+/// Escaping for text placed in XML (SVG, JUnit) and HTML: payloads and OCR text are untrusted.
+public enum MarkupEscaping {
+    /// Escapes `& < > " '` and replaces characters XML 1.0 forbids (NUL and other C0 controls,
+    /// lone surrogates, U+FFFE/U+FFFF) with U+FFFD, so the result is well-formed and inert both
+    /// as element text and inside a quoted attribute.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0x7F || v == 0xFFFE || v == 0xFFFF || (0x80 ... 0x9F).contains(v) {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A short, single-line form of an untrusted string for labels: control characters shown
+    /// as `\u{..}`-style escapes, cut to `limit` characters with an ellipsis.
+    public static func label(_ text: String, limit: Int = 40) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80 ... 0x9F).contains(scalar.value) {
+                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
+    }
+}

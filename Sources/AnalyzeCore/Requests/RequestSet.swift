@@ -1,0 +1,24 @@
+/// The requests to perform on every image: a request that is nil is not performed.
+/// The bundle `VNImageRequestHandler.perform([requests])` receives.
+public struct RequestSet: Sendable {
+    public var barcodes: BarcodeRequest?
+    public var text: TextRequest?
+
+    public init(barcodes: BarcodeRequest? = nil, text: TextRequest? = nil) {
+        self.barcodes = barcodes
+        self.text = text
+    }
+
+    /// Every request the tool has, with default parameters.
+    public static var all: RequestSet { RequestSet(barcodes: BarcodeRequest(), text: TextRequest()) }
+
+    /// The kinds that will appear in the output.
+    public var kinds: [ObservationKind] {
+        var kinds: [ObservationKind] = []
+        if barcodes != nil { kinds.append(.barcodes) }
+        if text != nil { kinds.append(.text) }
+        return kinds
+    }
+
+    public var isEmpty: Bool { kinds.isEmpty }
+}

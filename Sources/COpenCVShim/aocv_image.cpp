@@ -1,0 +1,162 @@
+// Decoding, orientation and pixel transforms.
+#include "aocv_internal.hpp"
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <algorithm>
+#include <cmath>
+
+extern "C" void aocv_set_num_threads(int threads) {
+    try { cv::setNumThreads(threads); } catch (...) {}
+}
+
+/// Converts any decoded Mat to 8-bit BGR, compositing alpha over white.
+static cv::Mat toBGR8(const cv::Mat &src) {
+    cv::Mat m = src;
+    if (m.depth() != CV_8U) {
+        double scale = 1.0;
+        switch (m.depth()) {
+        case CV_16U: scale = 1.0 / 257.0; break;
+        case CV_16S: scale = 1.0 / 128.0; break;
+        case CV_32F: case CV_64F: scale = 255.0; break;
+        default: break;
+        }
+        m.convertTo(m, CV_8U, scale);
+    }
+    cv::Mat out;
+    switch (m.channels()) {
+    case 1: cv::cvtColor(m, out, cv::COLOR_GRAY2BGR); break;
+    case 3: out = m; break;
+    case 4: {
+        out.create(m.rows, m.cols, CV_8UC3);
+        for (int y = 0; y < m.rows; ++y) {
+            const uint8_t *s = m.ptr<uint8_t>(y);
+            uint8_t *d = out.ptr<uint8_t>(y);
+            for (int x = 0; x < m.cols; ++x, s += 4, d += 3) {
+                const int a = s[3];
+                for (int c = 0; c < 3; ++c) d[c] = (uint8_t)((s[c] * a + 255 * (255 - a) + 127) / 255);
+            }
+        }
+        break;
+    }
+    default: throw std::runtime_error("unsupported channel count");
+    }
+    return out;
+}
+
+extern "C" aocv_mat *aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (length == 0) throw std::runtime_error("empty file");
+        const cv::Mat buffer(1, (int)std::min<size_t>(length, (size_t)INT32_MAX), CV_8UC1, (void *)bytes);
+        cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
+        if (decoded.empty()) throw std::runtime_error("not a decodable image (unknown format, truncated or corrupt)");
+        return aocv_wrap(toBGR8(decoded));
+    });
+}
+
+extern "C" void aocv_mat_free(aocv_mat *mat) { delete mat; }
+extern "C" int aocv_mat_width(const aocv_mat *mat) { return mat->m.cols; }
+extern "C" int aocv_mat_height(const aocv_mat *mat) { return mat->m.rows; }
+extern "C" int aocv_mat_channels(const aocv_mat *mat) { return mat->m.channels(); }
+extern "C" const uint8_t *aocv_mat_data(const aocv_mat *mat, size_t *stride) {
+    *stride = mat->m.step[0];
+    return mat->m.data;
+}
+
+extern "C" aocv_mat *aocv_orient(const aocv_mat *mat, int orientation, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        const cv::Mat &s = mat->m;
+        cv::Mat out;
+        switch (orientation) {
+        case 1: out = s.clone(); break;
+        case 2: cv::flip(s, out, 1); break;                         // mirror horizontal
+        case 3: cv::rotate(s, out, cv::ROTATE_180); break;
+        case 4: cv::flip(s, out, 0); break;                         // mirror vertical
+        case 5: cv::transpose(s, out); break;                       // transpose
+        case 6: cv::rotate(s, out, cv::ROTATE_90_CLOCKWISE); break;
+        case 7: cv::transpose(s, out); cv::rotate(out, out, cv::ROTATE_180); break; // transverse
+        case 8: cv::rotate(s, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+        default: throw std::runtime_error("orientation must be 1-8");
+        }
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_gray(const aocv_mat *mat, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (mat->m.channels() == 1) return aocv_wrap(mat->m.clone());
+        cv::Mat g;
+        cv::cvtColor(mat->m, g, cv::COLOR_BGR2GRAY);
+        return aocv_wrap(std::move(g));
+    });
+}
+
+extern "C" aocv_mat *aocv_invert(const aocv_mat *mat, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        cv::Mat out;
+        cv::bitwise_not(mat->m, out);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_resize(const aocv_mat *mat, int width, int height, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0) throw std::runtime_error("resize to an empty size");
+        cv::Mat out;
+        const bool shrink = width < mat->m.cols;
+        cv::resize(mat->m, out, cv::Size(width, height), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_CUBIC);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_rotate(const aocv_mat *mat, double degrees, uint8_t fill, double inverse[6],
+                                 aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        const cv::Mat &s = mat->m;
+        const cv::Point2f centre(s.cols / 2.0f, s.rows / 2.0f);
+        cv::Mat forward = cv::getRotationMatrix2D(centre, degrees, 1.0);
+        const double a = std::abs(forward.at<double>(0, 0)), b = std::abs(forward.at<double>(0, 1));
+        const int w = (int)std::lround(s.rows * b + s.cols * a), h = (int)std::lround(s.rows * a + s.cols * b);
+        forward.at<double>(0, 2) += w / 2.0 - centre.x;
+        forward.at<double>(1, 2) += h / 2.0 - centre.y;
+        cv::Mat out;
+        cv::warpAffine(s, out, forward, cv::Size(w, h), cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+                       cv::Scalar::all(fill));
+        cv::Mat inv;
+        cv::invertAffineTransform(forward, inv);
+        for (int i = 0; i < 6; ++i) inverse[i] = inv.at<double>(i / 3, i % 3);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_warp_quad(const aocv_mat *mat, const double corners[8], int width, int height,
+                                    aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0) throw std::runtime_error("empty target size");
+        const cv::Point2f src[4] = {{(float)corners[0], (float)corners[1]}, {(float)corners[2], (float)corners[3]},
+                                    {(float)corners[4], (float)corners[5]}, {(float)corners[6], (float)corners[7]}};
+        const cv::Point2f dst[4] = {{0, 0}, {(float)width - 1, 0}, {(float)width - 1, (float)height - 1},
+                                    {0, (float)height - 1}};
+        cv::Mat out;
+        cv::warpPerspective(mat->m, out, cv::getPerspectiveTransform(src, dst), cv::Size(width, height),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" int aocv_encode_png(const aocv_mat *mat, uint8_t **bytes, size_t *length, aocv_status *status) {
+    *bytes = nullptr;
+    *length = 0;
+    return aocv_guard<int>(status, 0, [&]() -> int {
+        std::vector<uint8_t> buffer;
+        if (!cv::imencode(".png", mat->m, buffer, {cv::IMWRITE_PNG_COMPRESSION, 3}))
+            throw std::runtime_error("PNG encoder failed");
+        uint8_t *out = (uint8_t *)std::malloc(buffer.size());
+        if (!out) throw std::bad_alloc();
+        std::copy(buffer.begin(), buffer.end(), out);
+        *bytes = out;
+        *length = buffer.size();
+        return 1;
+    });
+}
+
+extern "C" void aocv_buffer_free(uint8_t *bytes) { std::free(bytes); }

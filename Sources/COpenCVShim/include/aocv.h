@@ -1,0 +1,83 @@
+// aocv: the small plain-C face of OpenCV 4.6 that AnalyzeCore uses.
+//
+// Why a C header and not Swift's C++ interop: a cv::Exception crossing interop aborts the
+// process. Every function here catches every exception and reports it through `aocv_status`
+// (ok = 0, message set), so bad pixels can only ever become a Swift error.
+// Every symbol carries the `aocv_` prefix. Pointers are non-null unless marked _Nullable.
+#ifndef AOCV_H
+#define AOCV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma clang assume_nonnull begin
+
+/// Outcome of a call: ok = 1 on success; otherwise ok = 0 and `message` says why.
+typedef struct aocv_status {
+    int ok;
+    char message[512];
+} aocv_status;
+
+/// An owned OpenCV matrix (8-bit, 1 or 3 channels, BGR order). Free with aocv_mat_free.
+typedef struct aocv_mat aocv_mat;
+
+/// Limits OpenCV's own worker threads (cv::setNumThreads). The batch runner passes 1 per worker.
+void aocv_set_num_threads(int threads);
+
+/// Decodes an encoded image (JPEG, PNG, TIFF, BMP, WebP…) with cv::imdecode, WITHOUT applying
+/// EXIF orientation (IMREAD_IGNORE_ORIENTATION): orientation is decided in one place, by libexif.
+/// The result is always 8-bit BGR: gray is expanded, 16-bit is scaled, alpha is composited on white.
+aocv_mat *_Nullable aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status);
+
+void aocv_mat_free(aocv_mat *_Nullable mat);
+int aocv_mat_width(const aocv_mat *mat);
+int aocv_mat_height(const aocv_mat *mat);
+int aocv_mat_channels(const aocv_mat *mat);
+/// Pointer to the first pixel; rows are `*stride` bytes apart.
+const uint8_t *aocv_mat_data(const aocv_mat *mat, size_t *stride);
+
+/// Applies an EXIF orientation (1–8) to the pixels, returning the upright image.
+aocv_mat *_Nullable aocv_orient(const aocv_mat *mat, int orientation, aocv_status *status);
+/// 8-bit single-channel luminance (cv::cvtColor BGR2GRAY).
+aocv_mat *_Nullable aocv_gray(const aocv_mat *mat, aocv_status *status);
+/// 255 - value for every pixel (cv::bitwise_not).
+aocv_mat *_Nullable aocv_invert(const aocv_mat *mat, aocv_status *status);
+/// Resizes to width × height (INTER_AREA when shrinking, INTER_CUBIC when enlarging).
+aocv_mat *_Nullable aocv_resize(const aocv_mat *mat, int width, int height, aocv_status *status);
+/// Rotates by `degrees` counter-clockwise about the centre onto a canvas large enough to hold
+/// the whole image (new area filled with `fill`). `inverse` receives the 2×3 affine matrix
+/// (row-major) that maps a point of the rotated image back into `mat`.
+aocv_mat *_Nullable aocv_rotate(const aocv_mat *mat, double degrees, uint8_t fill,
+                                double inverse[_Nonnull 6], aocv_status *status);
+/// Perspective-corrects the quadrilateral `corners` (x,y × 4: top-left, top-right,
+/// bottom-right, bottom-left) into a width × height image (cv::warpPerspective).
+aocv_mat *_Nullable aocv_warp_quad(const aocv_mat *mat, const double corners[_Nonnull 8],
+                                   int width, int height, aocv_status *status);
+
+/// Draws a polyline through `count` points (x,y pairs) in colour r,g,b (anti-aliased).
+void aocv_draw_polyline(aocv_mat *mat, const double *points, int count, int closed,
+                        uint8_t r, uint8_t g, uint8_t b, int thickness);
+/// Draws a circle; thickness < 0 fills it.
+void aocv_draw_circle(aocv_mat *mat, double x, double y, double radius,
+                      uint8_t r, uint8_t g, uint8_t b, int thickness);
+/// Draws a short ASCII label with its top-left corner at x,y on a filled box of colour r,g,b,
+/// in black or white text, whichever reads better. Non-ASCII bytes must be replaced by the caller.
+void aocv_draw_label(aocv_mat *mat, const char *text, double x, double y, double scale,
+                     uint8_t r, uint8_t g, uint8_t b);
+
+/// Encodes as PNG into a malloc'ed buffer that the caller frees with aocv_buffer_free.
+int aocv_encode_png(const aocv_mat *mat, uint8_t *_Nullable *_Nonnull bytes, size_t *length,
+                    aocv_status *status);
+void aocv_buffer_free(uint8_t *_Nullable bytes);
+
+#pragma clang assume_nonnull end
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

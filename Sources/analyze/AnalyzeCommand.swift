@@ -1,0 +1,158 @@
+import AnalyzeCore
+import ArgumentParser
+import Dispatch
+import Foundation
+
+/// `analyze`: Apple Vision-style detection for still images, in batch, on Linux.
+@main
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Find barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
+        discussion: """
+        For every input image, writes into the output folder:
+          <name>.png   the upright image with every observation drawn on it
+          <name>.svg   a vector overlay of the same observations (references the input image)
+          <name>.json  the observations as data (see README: "JSON output")
+        and prints one line per image on stderr. <name> is the file's stem; when two inputs share
+        a stem, each gets a suffix from a hash of its path.
+
+        EXIF orientation is applied before any request runs; all coordinates are pixels of the
+        upright image, origin top-left. With no request flag, every request runs.
+
+        Exit status: 0 all images analysed; 1 some images failed (each named on stderr);
+        2 usage error (bad flag, no inputs, output folder not writable).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP and WebP files.", valueName: "path"))
+    var inputs: [String] = []
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Folder for the per-image outputs (created if missing).", valueName: "dir"))
+    var output: String = "analyze-output"
+
+    @Flag(name: .customLong("barcodes"), help: "Detect and decode barcodes (ZBar): QR, EAN/UPC, Code 128/39/93, I2/5, Codabar, DataBar, PDF417…; light-on-dark and rotated codes included.")
+    var barcodes = false
+
+    @Flag(name: .customLong("text"), help: "Recognise text (Tesseract): lines and words with boxes and confidences, and the whole text.")
+    var text = false
+
+    @Option(help: ArgumentHelp("Only decode these barcode symbologies, comma-separated: \(BarcodeSymbology.all.map(\.rawValue).joined(separator: ",")). Default: all.", valueName: "list"))
+    var symbologies: String?
+
+    @Flag(name: .customLong("characters"), help: "With --text, also report a box per character (Vision's characterBoxes).")
+    var characters = false
+
+    @Option(help: ArgumentHelp("Tesseract languages for --text, joined with '+', e.g. eng+deu (needs tesseract-ocr-<lang>).", valueName: "langs"))
+    var languages: String = "eng"
+
+    @Option(name: .customLong("min-text-confidence"), help: ArgumentHelp("With --text, drop words whose confidence (0-1) is below this.", valueName: "c"))
+    var minTextConfidence: Double = 0
+
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images analysed in parallel (default: the number of cores). Also bounds the images held in memory.", valueName: "n"))
+    var jobs: Int?
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse images whose header claims more pixels than this, before decoding them.", valueName: "n"))
+    var maxPixels: Int = ImageRequestHandler.defaultMaximumPixels
+
+    @Flag(name: .customLong("no-png"), help: "Do not write the annotated PNGs.")
+    var noPNG = false
+
+    @Flag(name: .customLong("no-svg"), help: "Do not write the SVG overlays.")
+    var noSVG = false
+
+    @Flag(name: .customLong("no-json"), help: "Do not write the per-image JSON files.")
+    var noJSON = false
+
+    @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr.")
+    var quiet = false
+
+    /// Sets the process up (OpenMP thread limit), then parses and runs as usual.
+    static func main() {
+        ProcessEnvironment.limitOpenMPThreads()
+        Self.main(nil)
+    }
+
+    mutating func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one image file or folder") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
+        if !(0 ... 1).contains(minTextConfidence) { throw ValidationError("--min-text-confidence must be between 0 and 1") }
+        if characters && !text && (barcodes) { throw ValidationError("--characters needs --text") }
+        _ = try parsedSymbologies()
+    }
+
+    func parsedSymbologies() throws -> [BarcodeSymbology] {
+        guard let symbologies else { return BarcodeSymbology.all }
+        var result: [BarcodeSymbology] = []
+        for name in symbologies.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let symbology = BarcodeSymbology(name: name) else {
+                throw ValidationError("unknown symbology '\(name)'; known: \(BarcodeSymbology.all.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !result.contains(symbology) { result.append(symbology) }
+        }
+        if result.isEmpty { throw ValidationError("--symbologies lists no symbology") }
+        return result
+    }
+
+    func requestSet() throws -> RequestSet {
+        let all = !barcodes && !text
+        var set = RequestSet()
+        if barcodes || all { set.barcodes = BarcodeRequest(symbologies: try parsedSymbologies()) }
+        if text || all { set.text = TextRequest(languages: languages, characterBoxes: characters, minimumConfidence: minTextConfidence) }
+        return set
+    }
+
+    func run() throws {
+        ProcessEnvironment.installInterruptHandler()
+        let sources = InputCollector.collect(inputs)
+        guard !sources.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
+        let runner = BatchRunner(
+            sources: sources,
+            requests: try requestSet(),
+            output: OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            maximumPixels: maxPixels
+        )
+        let start = DispatchTime.now().uptimeNanoseconds
+        let quiet = self.quiet
+        let outcomes: [ImageOutcome]
+        do {
+            outcomes = try runner.run { outcome in
+                if let line = Self.describe(outcome, quiet: quiet) { Self.printError(line) }
+            }
+        } catch {
+            Self.printError("analyze: \(error)")
+            throw ExitCode(2)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let failed = outcomes.filter { $0.error != nil }.count
+        Self.printError(String(format: "analyze: %d image(s), %d failed, %.2f s; outputs in %@", outcomes.count, failed, seconds, output))
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The stderr line for one image: what was found, or why it failed.
+    static func describe(_ outcome: ImageOutcome, quiet: Bool) -> String? {
+        switch outcome.result {
+        case .failure(let error):
+            return "FAIL \(outcome.source.path): \(error.message) [\(error.code)]"
+        case .success(let analysis):
+            if quiet { return nil }
+            var parts: [String] = []
+            if let codes = analysis.barcodes {
+                let payloads = codes.prefix(3).map { "\($0.symbology) \"\(MarkupEscaping.label($0.payload, limit: 30))\"" }
+                parts.append("\(codes.count) barcode(s)" + (payloads.isEmpty ? "" : " (" + payloads.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))
+            }
+            if let lines = analysis.text {
+                parts.append("\(lines.count) text line(s), \(lines.reduce(0) { $0 + $1.words.count }) word(s)")
+            }
+            let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
+            let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
+            return "ok   \(outcome.source.path): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
+        }
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
