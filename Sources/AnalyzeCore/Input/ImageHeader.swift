@@ -14,8 +14,27 @@ struct ImageHeader: Equatable {
         self.height = height
     }
 
+    /// True for a JPEG whose last scan (SOS marker) is not followed by an end-of-image marker:
+    /// a truncated file, which libjpeg would otherwise "decode" with the missing part grey.
+    static func isTruncatedJPEG(_ b: [UInt8]) -> Bool {
+        guard b.starts(with: [0xFF, 0xD8]) else { return false }
+        var lastScan = -1
+        var i = b.count - 2
+        while i >= 2 {
+            if b[i] == 0xFF && b[i + 1] == 0xDA { lastScan = i; break }
+            i -= 1
+        }
+        guard lastScan >= 0 else { return true }
+        var j = lastScan + 2
+        while j + 1 < b.count {
+            if b[j] == 0xFF && b[j + 1] == 0xD9 { return false }
+            j += 1
+        }
+        return true
+    }
+
     init?(parsing b: [UInt8]) {
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), b.count >= 24 {          // PNG IHDR
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), b.count >= 24, Array(b[12 ..< 16]) == Array("IHDR".utf8) { // PNG
             self.init(width: Int(b.readUInt32BE(at: 16)), height: Int(b.readUInt32BE(at: 20)))
         } else if b.starts(with: [0xFF, 0xD8]) {                                // JPEG SOFn
             var i = 2

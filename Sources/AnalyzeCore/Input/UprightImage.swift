@@ -31,6 +31,9 @@ public final class UprightImage {
                 throw AnalysisError(.tooLarge, "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
             }
         }
+        if ImageHeader.isTruncatedJPEG(bytes) {
+            throw AnalysisError(.undecodable, "truncated JPEG: no end-of-image marker after the last scan")
+        }
         let stored = try OpenCVMat.decode(bytes)
         guard stored.width * stored.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)")

@@ -1,0 +1,204 @@
+// Face detectors: CenterFace (cv::dnn, boxes + 5 landmarks) and a Haar cascade fallback (boxes only).
+// See /work/shared/MODELS.md for the CenterFace output format and the OpenCV 4.6 traps this avoids.
+#include "aocv_internal.hpp"
+#include "include/aocv_detect.h"
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+/// One detector, owned by one thread: a cv::dnn::Net and a CascadeClassifier are not thread-safe.
+struct aocv_face_detector {
+    enum class Kind { centerface, haar } kind;
+    cv::dnn::Net net;                 // CenterFace: always fed exactly `input` (see MODELS.md pitfall 1)
+    cv::Size input;
+    std::vector<cv::String> outputs;  // heatmap, scale, offset, landmarks
+    cv::CascadeClassifier cascade;    // Haar
+};
+
+namespace {
+
+/// A detection in image pixels, before it is copied into the C struct.
+struct Face {
+    cv::Rect2d box;
+    double confidence;
+    double landmarks[10];
+};
+
+/// Intersection over union of two boxes (0 when either is empty).
+double iou(const cv::Rect2d &a, const cv::Rect2d &b) {
+    const double inter = (a & b).area();
+    const double uni = a.area() + b.area() - inter;
+    return uni > 0 ? inter / uni : 0.0;
+}
+
+/// Greedy non-maximum suppression: keeps the most confident face of every group overlapping
+/// by more than `maxIoU`, and returns the survivors sorted by confidence, best first.
+std::vector<Face> suppress(std::vector<Face> faces, double maxIoU) {
+    std::sort(faces.begin(), faces.end(), [](const Face &a, const Face &b) { return a.confidence > b.confidence; });
+    std::vector<Face> kept;
+    for (const Face &f : faces) {
+        bool overlaps = false;
+        for (const Face &k : kept) if (iou(f.box, k.box) > maxIoU) { overlaps = true; break; }
+        if (!overlaps) kept.push_back(f);
+    }
+    return kept;
+}
+
+/// Copies at most `capacity` faces into the caller's array and returns how many were written.
+int emit(const std::vector<Face> &faces, aocv_face *out, int capacity) {
+    const int n = std::min<int>((int)faces.size(), std::max(capacity, 0));
+    for (int i = 0; i < n; ++i) {
+        const Face &f = faces[i];
+        out[i].x = f.box.x; out[i].y = f.box.y; out[i].width = f.box.width; out[i].height = f.box.height;
+        out[i].confidence = f.confidence;
+        std::copy(f.landmarks, f.landmarks + 10, out[i].landmarks);
+    }
+    return n;
+}
+
+/// Letterboxes `bgr` into a canvas of exactly `size` (scaled to fit, anchored top-left, black padding)
+/// and returns the scale applied, so a canvas point p maps back to the image as p / scale.
+double letterbox(const cv::Mat &bgr, cv::Size size, cv::Mat &canvas) {
+    const double scale = std::min((double)size.width / bgr.cols, (double)size.height / bgr.rows);
+    const cv::Size fitted(std::max(1, std::min(size.width, (int)std::lround(bgr.cols * scale))),
+                          std::max(1, std::min(size.height, (int)std::lround(bgr.rows * scale))));
+    canvas = cv::Mat::zeros(size, CV_8UC3);
+    cv::Mat resized;
+    cv::resize(bgr, resized, fitted, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    resized.copyTo(canvas(cv::Rect(cv::Point(0, 0), fitted)));
+    return scale;
+}
+
+/// Converts any 1- or 3-channel 8-bit image to BGR (the shim's images are BGR already; gray is tolerated).
+cv::Mat asBGR(const cv::Mat &m) {
+    if (m.channels() == 3) return m;
+    cv::Mat bgr;
+    cv::cvtColor(m, bgr, m.channels() == 4 ? cv::COLOR_BGRA2BGR : cv::COLOR_GRAY2BGR);
+    return bgr;
+}
+
+/// Decodes CenterFace's four stride-4 maps (MODELS.md formulas) into faces in canvas pixels.
+std::vector<Face> decodeCenterFace(const std::vector<cv::Mat> &outs, double threshold) {
+    const cv::Mat &heat = outs[0], &scale = outs[1], &offset = outs[2], &lms = outs[3];
+    const int rows = heat.size[2], cols = heat.size[3], plane = rows * cols;
+    const float *h = heat.ptr<float>(), *s = scale.ptr<float>(), *o = offset.ptr<float>(), *l = lms.ptr<float>();
+    std::vector<Face> faces;
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const int i = r * cols + c;
+            if (!(h[i] > threshold)) continue;
+            const double s0 = std::exp(s[i]) * 4, s1 = std::exp(s[plane + i]) * 4;   // height, width
+            const double x1 = (c + o[plane + i] + 0.5) * 4 - s1 / 2;
+            const double y1 = (r + o[i] + 0.5) * 4 - s0 / 2;
+            Face f{cv::Rect2d(x1, y1, s1, s0), h[i], {}};
+            for (int j = 0; j < 5; ++j) {
+                f.landmarks[2 * j] = l[(2 * j + 1) * plane + i] * s1 + x1;
+                f.landmarks[2 * j + 1] = l[(2 * j) * plane + i] * s0 + y1;
+            }
+            faces.push_back(f);
+        }
+    }
+    return faces;
+}
+
+/// Maps a canvas-space face back into the image (divide by the letterbox scale) and clips its box.
+Face toImage(Face f, double scale, cv::Size image) {
+    f.box = cv::Rect2d(f.box.x / scale, f.box.y / scale, f.box.width / scale, f.box.height / scale);
+    f.box &= cv::Rect2d(0, 0, image.width, image.height);
+    for (double &v : f.landmarks) v /= scale;
+    return f;
+}
+
+/// CenterFace on one image: letterbox into the Net's fixed input, forward, decode, NMS 0.3, map back.
+std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
+    cv::Mat canvas;
+    const double scale = letterbox(asBGR(image), d.input, canvas);
+    d.net.setInput(cv::dnn::blobFromImage(canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
+    std::vector<cv::Mat> outs;
+    d.net.forward(outs, d.outputs);
+    if (outs.size() != 4) throw std::runtime_error("CenterFace: expected 4 outputs");
+    std::vector<Face> faces;
+    for (const Face &f : suppress(decodeCenterFace(outs, threshold), 0.3)) {
+        Face m = toImage(f, scale, image.size());
+        if (m.box.area() > 0) faces.push_back(m);
+    }
+    return faces;
+}
+
+/// Squashes a Haar level weight (sum of the last stage's weak-classifier votes, roughly -1…8,
+/// larger = surer) into 0..1: weight 2 gives 0.5, weight 5 about 0.88, weight 0 about 0.21.
+double haarConfidence(double levelWeight) { return 1.0 / (1.0 + std::exp(-(levelWeight - 2.0) / 1.5)); }
+
+/// Haar cascade on one image: gray, equalised, at most 1024 px on the long side; confidence from
+/// detectMultiScale3's level weights (outputRejectLevels), boxes mapped back to the image; no landmarks.
+std::vector<Face> detectHaar(aocv_face_detector &d, const cv::Mat &image, double threshold) {
+    cv::Mat gray;
+    if (image.channels() == 1) gray = image; else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+    const double scale = std::min(1.0, 1024.0 / std::max(gray.cols, gray.rows));
+    if (scale < 1.0) cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
+    cv::equalizeHist(gray, gray);
+    const int minSide = std::max(20, (int)(0.02 * std::min(gray.cols, gray.rows)));
+    std::vector<cv::Rect> boxes;
+    std::vector<int> levels;
+    std::vector<double> weights;
+    d.cascade.detectMultiScale(gray, boxes, levels, weights, 1.1, 3, 0, cv::Size(minSide, minSide), cv::Size(), true);
+    std::vector<Face> faces;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        Face f{cv::Rect2d(boxes[i]), haarConfidence(i < weights.size() ? weights[i] : 0.0), {}};
+        if (f.confidence < threshold) continue;
+        std::fill(f.landmarks, f.landmarks + 10, NAN);
+        faces.push_back(toImage(f, scale, image.size()));
+    }
+    return suppress(faces, 0.3);
+}
+
+} // namespace
+
+extern "C" aocv_face_detector *aocv_centerface_create(const char *onnx_path, int input_width, int input_height,
+                                                      aocv_status *status) {
+    return aocv_guard<aocv_face_detector *>(status, nullptr, [&]() -> aocv_face_detector * {
+        if (input_width < 32 || input_height < 32 || input_width % 32 || input_height % 32)
+            throw std::runtime_error("CenterFace input size must be positive multiples of 32");
+        auto d = std::make_unique<aocv_face_detector>();
+        d->kind = aocv_face_detector::Kind::centerface;
+        d->net = cv::dnn::readNetFromONNX(onnx_path);
+        if (d->net.empty()) throw std::runtime_error(std::string("cannot load CenterFace model: ") + onnx_path);
+        d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        d->input = cv::Size(input_width, input_height);
+        d->outputs = d->net.getUnconnectedOutLayersNames();
+        if (d->outputs.size() != 4) throw std::runtime_error("not a CenterFace model (expected 4 outputs)");
+        // ONNX output order is heatmap 537, scale 538, offset 539, landmarks 540; sort to be sure.
+        std::sort(d->outputs.begin(), d->outputs.end());
+        return d.release();
+    });
+}
+
+extern "C" aocv_face_detector *aocv_haar_create(const char *cascade_path, aocv_status *status) {
+    return aocv_guard<aocv_face_detector *>(status, nullptr, [&]() -> aocv_face_detector * {
+        auto d = std::make_unique<aocv_face_detector>();
+        d->kind = aocv_face_detector::Kind::haar;
+        if (!d->cascade.load(cascade_path) || d->cascade.empty())
+            throw std::runtime_error(std::string("cannot load Haar cascade: ") + cascade_path);
+        return d.release();
+    });
+}
+
+extern "C" void aocv_face_detector_free(aocv_face_detector *detector) { delete detector; }
+
+extern "C" int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
+                                 aocv_face *out, int capacity, aocv_status *status) {
+    return aocv_guard<int>(status, -1, [&]() -> int {
+        const cv::Mat &m = image->m;
+        if (m.empty() || m.depth() != CV_8U) throw std::runtime_error("faces: need a non-empty 8-bit image");
+        const std::vector<Face> faces = detector->kind == aocv_face_detector::Kind::centerface
+                                            ? detectCenterFace(*detector, m, threshold)
+                                            : detectHaar(*detector, m, threshold);
+        return emit(faces, out, capacity);
+    });
+}

@@ -1,0 +1,71 @@
+// aocv_detect: rectangle and face detectors behind the same plain-C contract as aocv.h
+// (every exception caught and reported through `aocv_status`; pointers non-null unless _Nullable).
+#ifndef AOCV_DETECT_H
+#define AOCV_DETECT_H
+
+#include "aocv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma clang assume_nonnull begin
+
+/// Parameters of the rectangle detector, with Vision's VNDetectRectanglesRequest meanings.
+typedef struct aocv_rect_params {
+    double minimum_aspect_ratio;      // shorter side / longer side, default 0.5
+    double maximum_aspect_ratio;      // default 1.0
+    double quadrature_tolerance;      // degrees a corner may depart from 90, default 30
+    double minimum_size;              // fraction of the smaller image side the quad's shorter side must reach, default 0.2
+    double minimum_confidence;        // 0..1
+    int maximum_observations;         // best first
+} aocv_rect_params;
+
+/// A detected quadrilateral. Corners: top-left, top-right, bottom-right, bottom-left
+/// (image coordinates, origin top-left, clockwise on screen); confidence in 0..1.
+typedef struct aocv_quad {
+    double x[4];
+    double y[4];
+    double confidence;
+} aocv_quad;
+
+/// Finds projected rectangles (documents, receipts, cards, screens, signs at an angle). Returns the
+/// count written to `out` (<= capacity), best first, or -1 with status set.
+/// Confidence = 0.45·edge contrast + 0.35·contour fit + 0.20·squareness of the corners (each in 0..1):
+/// about 0.8+ for a clean printed/photographed rectangle, below ~0.5 for rectangle-ish clutter.
+/// The image frame itself (a quad hugging all four borders) is never reported.
+int aocv_detect_rectangles(const aocv_mat *image, const aocv_rect_params *params, aocv_quad *out,
+                           int capacity, aocv_status *status);
+
+/// A detected face: box in image pixels, confidence in 0..1, 5 landmarks as x,y pairs of right eye,
+/// left eye, nose, right mouth corner, left mouth corner (subject's right/left as in CenterFace).
+typedef struct aocv_face {
+    double x, y, width, height;
+    double confidence;
+    double landmarks[10];
+} aocv_face;
+
+typedef struct aocv_face_detector aocv_face_detector;
+
+/// Loads CenterFace ONNX (cv::dnn::readNetFromONNX) with one FIXED input size (multiples of 32;
+/// e.g. 640x480): images are letterboxed/scaled into it. One detector per thread.
+aocv_face_detector *_Nullable aocv_centerface_create(const char *onnx_path, int input_width,
+                                                     int input_height, aocv_status *status);
+/// Loads an OpenCV Haar cascade XML (fallback detector, no landmarks: landmarks set to NAN).
+/// Its confidence is the detectMultiScale3 level weight w squashed by 1/(1+exp(-(w-2)/1.5))
+/// (weight 2 → 0.5); the cascade runs on at most 1024 px, min face 2% of the shorter side.
+aocv_face_detector *_Nullable aocv_haar_create(const char *cascade_path, aocv_status *status);
+void aocv_face_detector_free(aocv_face_detector *_Nullable detector);
+
+/// Detects faces in a BGR image; returns the count (<= capacity), sorted by confidence desc,
+/// or -1 with status. `threshold` is the minimum confidence (0.5 is a good default for both).
+int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
+                      aocv_face *out, int capacity, aocv_status *status);
+
+#pragma clang assume_nonnull end
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

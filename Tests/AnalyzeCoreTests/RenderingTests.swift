@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import AnalyzeCore
+
+@Suite("Renderers")
+struct RenderingTests {
+    static let hostile = #"<script>alert(1)</script><img src=x onerror=alert(2)>&"'"#
+
+    @Test func svgOfAHostilePayloadIsWellFormedAndInert() throws {
+        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet(barcodes: BarcodeRequest()))
+        let svg = SVGRenderer.svg(for: analysis, imageHref: "../in put/<x>.png")
+        #expect(!svg.contains("<script"))
+        #expect(!svg.contains("<img"))
+        #expect(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        let parsed = try parse(svg)
+        #expect(parsed.elements.contains("svg"))
+        #expect(!parsed.elements.contains("script"))
+        // The payload comes back as text, exactly, when an XML reader reads it.
+        #expect(parsed.text.contains(Self.hostile))
+        #expect(parsed.groupIDs.contains("barcodes"))
+    }
+
+    @Test func svgSurvivesNulAndControlBytes() throws {
+        let analysis = try Fixture.analyze("barcodes/qr-binary.png", RequestSet(barcodes: BarcodeRequest()))
+        let svg = SVGRenderer.svg(for: analysis, imageHref: "a.png")
+        #expect(!svg.unicodeScalars.contains { $0.value == 0 })
+        _ = try parse(svg)
+    }
+
+    @Test func svgHasTheImageSizeAndOneGroupPerKind() throws {
+        let analysis = try Fixture.analyze("samples/gift-card.jpg", .all)
+        let svg = SVGRenderer.svg(for: analysis, imageHref: "gift-card.jpg")
+        #expect(svg.contains("width=\"\(analysis.width)\" height=\"\(analysis.height)\""))
+        let parsed = try parse(svg)
+        #expect(parsed.groupIDs.isSuperset(of: ["barcodes", "text"]))
+    }
+
+    @Test func jsonEscapesHostilePayloadAndRoundTrips() throws {
+        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet(barcodes: BarcodeRequest()))
+        let bytes = try JSONRenderer.encode(analysis)
+        let json = String(decoding: bytes, as: UTF8.self)
+        #expect(!json.contains("</script>"))
+        let decoded = try JSONDecoder().decode(ImageAnalysis.self, from: Data(bytes))
+        #expect(decoded == analysis)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(Set(object.keys).isSuperset(of: ["file", "orientation", "width", "height", "barcodes"]))
+    }
+
+    @Test func annotatedPNGHasTheUprightImageSize() throws {
+        let source = ImageSource(path: Fixture.path("orientation/orient-6.jpg"), outputName: "x")
+        let result = try ImageRequestHandler(source: source).perform(.all, engines: WorkerEngines())
+        let png = try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(ImageHeader(parsing: png) == ImageHeader(width: 480, height: 320))
+    }
+
+    @Test func escapingCoversEveryMarkupCharacter() {
+        #expect(MarkupEscaping.escape(#"<a href="x">&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;")
+        #expect(MarkupEscaping.escape("a\u{0}b\u{1B}c") == "a\u{FFFD}b\u{FFFD}c")
+    }
+
+    /// Parses XML with Foundation's parser; throws if it is not well-formed.
+    func parse(_ xml: String) throws -> (elements: Set<String>, text: String, groupIDs: Set<String>) {
+        final class Collector: NSObject, XMLParserDelegate {
+            var elements = Set<String>(), text = "", groupIDs = Set<String>()
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+                elements.insert(name)
+                if name == "g", let id = attributes["id"] { groupIDs.insert(id) }
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+        }
+        let parser = XMLParser(data: Data(xml.utf8))
+        let collector = Collector()
+        parser.delegate = collector
+        guard parser.parse() else {
+            throw AnalysisError(.outputFailed, "SVG is not well-formed: \(parser.parserError.map { "\($0)" } ?? "?")")
+        }
+        return (collector.elements, collector.text, collector.groupIDs)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Where the project's generated fixtures live, found relative to this file.
+enum Fixture {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// Runs `requests` on one fixture through the real engines.
+    static func analyze(_ relative: String, _ requests: RequestSet, engines: WorkerEngines = WorkerEngines()) throws -> ImageAnalysis {
+        let source = ImageSource(path: path(relative), outputName: "x")
+        return try ImageRequestHandler(source: source).perform(requests, engines: engines).analysis
+    }
+
+    /// A fresh empty temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// Words of a text, lower-cased, with punctuation at their edges removed.
+func normalizedWords(_ text: String) -> [String] {
+    text.lowercased().split(whereSeparator: { $0.isWhitespace }).map {
+        $0.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+    }.filter { !$0.isEmpty }
+}
+
+/// Fraction of the expected words (as a multiset) found in the recognised text.
+func wordRecall(expected: String, recognised: String) -> Double {
+    var pool: [String: Int] = [:]
+    for w in normalizedWords(recognised) { pool[w, default: 0] += 1 }
+    let wanted = normalizedWords(expected)
+    var hits = 0
+    for w in wanted where pool[w, default: 0] > 0 {
+        pool[w, default: 0] -= 1
+        hits += 1
+    }
+    return wanted.isEmpty ? 1 : Double(hits) / Double(wanted.count)
+}

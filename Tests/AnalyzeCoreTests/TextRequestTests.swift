@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+@Suite("Text through Tesseract")
+struct TextRequestTests {
+    @Test func readsThePageLineByLine() throws {
+        let analysis = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest()))
+        let lines = try #require(analysis.text)
+        #expect(lines.map(\.string) == [
+            "The quick brown fox jumps over the lazy dog.",
+            "Pack my box with five dozen liquor jugs.",
+            "Invoice 2026-0042 total 1234.56 EUR",
+        ])
+        #expect(analysis.fullText == lines.map(\.string).joined(separator: "\n"))
+        for line in lines {
+            #expect(line.confidence > 0.8 && line.confidence <= 1)
+            #expect(line.words.map(\.string).joined(separator: " ") == line.string)
+            for word in line.words {
+                // Every word box lies inside its line box.
+                #expect(word.boundingBox.x >= line.boundingBox.x && word.boundingBox.maxX <= line.boundingBox.maxX)
+                #expect(word.boundingBox.y >= line.boundingBox.y && word.boundingBox.maxY <= line.boundingBox.maxY)
+                #expect(word.characters == nil)
+            }
+        }
+    }
+
+    @Test func reportsCharacterBoxesOnRequest() throws {
+        let analysis = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest(characterBoxes: true)))
+        let first = try #require(analysis.text?.first?.words.first)
+        let characters = try #require(first.characters)
+        #expect(characters.map(\.string).joined() == first.string)
+        // Characters run left to right inside the word.
+        #expect(zip(characters, characters.dropFirst()).allSatisfy { $0.boundingBox.x < $1.boundingBox.x })
+        #expect(characters.allSatisfy { $0.boundingBox.x >= first.boundingBox.x && $0.boundingBox.maxX <= first.boundingBox.maxX })
+    }
+
+    @Test func readsHostileTextVerbatim() throws {
+        let analysis = try Fixture.analyze("text/hostile-text.png", RequestSet(text: TextRequest()))
+        #expect(analysis.fullText?.contains("<script>") == true)
+    }
+
+    @Test func readsTheRotatedReceiptOnlyAfterApplyingItsOrientation() throws {
+        let analysis = try Fixture.analyze("samples/receipt-exif6.jpg", .all)
+        #expect(analysis.orientation == 6)
+        #expect(analysis.width == 360 && analysis.height == 600)
+        let recall = wordRecall(expected: "CAFE LUNA Receipt 2026-0042 Cappuccino 3.40 Croissant 2.20 TOTAL EUR 9.50 Thank you!",
+                                recognised: analysis.fullText ?? "")
+        #expect(recall >= 0.9)
+        #expect(analysis.barcodes?.first?.payload == "https://example.com/r/2026-0042")
+    }
+
+    @Test func minimumConfidenceDropsWeakWords() throws {
+        let all = try Fixture.analyze("samples/printed-page.png", RequestSet(text: TextRequest()))
+        let strict = try Fixture.analyze("samples/printed-page.png", RequestSet(text: TextRequest(minimumConfidence: 0.99)))
+        let allWords = all.text?.flatMap(\.words) ?? []
+        let strictWords = strict.text?.flatMap(\.words) ?? []
+        #expect(strictWords.allSatisfy { $0.confidence >= 0.99 })
+        #expect(strictWords.count < allWords.count)
+    }
+
+    @Test func unknownLanguageIsAClearError() throws {
+        #expect(throws: AnalysisError.self) {
+            _ = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest(languages: "xxx")))
+        }
+    }
+}
