@@ -7,6 +7,7 @@
 #include <opencv2/objdetect.hpp>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>

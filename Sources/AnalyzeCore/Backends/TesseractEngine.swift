@@ -10,23 +10,32 @@ final class TesseractEngine {
     let languages: String
 
     init(languages: String) throws(AnalysisError) {
+        // Creation and Init touch Tesseract's process-wide parameters (debug_file is a global
+        // std::string): concurrent initialisation corrupts the heap, so it is serialised.
+        Self.initialisation.lock()
+        defer { Self.initialisation.unlock() }
         _ = Self.silenceLeptonica
         guard let api = TessBaseAPICreate() else { throw AnalysisError(.engineUnavailable, "TessBaseAPICreate failed") }
-        self.api = api
-        self.languages = languages
         // Tesseract's debug printing goes nowhere; errors still surface through return codes.
         TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(api, nil, languages) == 0 else {
+            // Freed here: `self` is not initialised yet, so deinit will not run.
             TessBaseAPIDelete(api)
             throw AnalysisError(.engineUnavailable, "Tesseract could not load the trained data for '\(languages)' (install tesseract-ocr-<lang>, e.g. `apt-get install tesseract-ocr-deu`, or set TESSDATA_PREFIX)")
         }
+        self.api = api
+        self.languages = languages
         TessBaseAPISetPageSegMode(api, PSM_AUTO)
     }
+
+    private static let initialisation = NSLock()
 
     /// Leptonica's message severity is process-wide: set it to L_SEVERITY_NONE (6) once.
     private static let silenceLeptonica: Void = { _ = setMsgSeverity(6) }()
 
     deinit {
+        Self.initialisation.lock()
+        defer { Self.initialisation.unlock() }
         TessBaseAPIEnd(api)
         TessBaseAPIDelete(api)
     }
