@@ -68,9 +68,19 @@ struct AnalyzeCommand: ParsableCommand {
     var quiet = false
 
     /// Sets the process up (OpenMP thread limit), then parses and runs as usual.
+    /// Usage errors exit with 2 (ArgumentParser's default would be 64), as documented.
     static func main() {
         ProcessEnvironment.limitOpenMPThreads()
-        Self.main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
     }
 
     mutating func validate() throws {

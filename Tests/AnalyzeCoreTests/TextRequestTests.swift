@@ -67,3 +67,42 @@ struct TextRequestTests {
         }
     }
 }
+
+@Suite("Pages turned in their pixels")
+struct PageRotationTests {
+    /// Writes `text/page.png` turned by an orientation's transform (our own decoder and encoder),
+    /// so the file carries no EXIF tag and only the pixels are turned.
+    func turnedPage(_ orientation: ImageOrientation) throws -> URL {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let turned = try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: 10_000_000)
+        let url = try Fixture.temporaryDirectory().appendingPathComponent("turned.png")
+        try AtomicFileWriter.write(try turned.color.pngData(), to: url)
+        return url
+    }
+
+    @Test(arguments: [ImageOrientation.down, .right, .left])
+    func readsAPageTurnedInItsPixelsAndKeepsItsCoordinates(_ orientation: ImageOrientation) throws {
+        let url = try turnedPage(orientation)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let source = ImageSource(path: url.path, outputName: "turned")
+        let analysis = try ImageRequestHandler(source: source).perform(RequestSet(text: TextRequest()), engines: WorkerEngines()).analysis
+        let recall = wordRecall(expected: "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.",
+                                recognised: analysis.fullText ?? "")
+        #expect(recall >= 0.9)
+        // Boxes are in the coordinates of the file as stored: inside it, and the first line
+        // (top of the page) is at the bottom when the page is upside down.
+        let first = try #require(analysis.text?.first)
+        #expect(first.boundingBox.x >= 0 && first.boundingBox.maxX <= Double(analysis.width) + 1)
+        #expect(first.boundingBox.y >= 0 && first.boundingBox.maxY <= Double(analysis.height) + 1)
+        if orientation == .down { #expect(first.boundingBox.y > Double(analysis.height) / 2) }
+    }
+
+    @Test func leavesTheFirstReadingWhenDetectionIsOff() throws {
+        let url = try turnedPage(.down)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let source = ImageSource(path: url.path, outputName: "turned")
+        let analysis = try ImageRequestHandler(source: source)
+            .perform(RequestSet(text: TextRequest(detectsPageRotation: false)), engines: WorkerEngines()).analysis
+        #expect(wordRecall(expected: "The quick brown fox jumps over the lazy dog.", recognised: analysis.fullText ?? "") < 0.5)
+    }
+}

@@ -110,6 +110,26 @@ final class TesseractEngine {
         return (lines, Self.tidy(fullText))
     }
 
+    /// Tesseract's orientation and script detection (`TessBaseAPIDetectOrientationScript`; the
+    /// engine must be initialised with the `osd` data): how many degrees the page must be turned
+    /// counter-clockwise to read upright (0, 90, 180, 270), with Tesseract's confidence.
+    func detectOrientation(_ gray: OpenCVMat) -> (degrees: Int, confidence: Double)? {
+        gray.withPixels { pixels, stride in
+            TessBaseAPISetImage(api, pixels, Int32(gray.width), Int32(gray.height), 1, Int32(stride))
+            TessBaseAPISetSourceResolution(api, 300)
+        }
+        defer { TessBaseAPIClear(api) }
+        var degrees: Int32 = 0
+        var confidence: Float = 0
+        var script: UnsafePointer<CChar>?
+        var scriptConfidence: Float = 0
+        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
+        // Not freed: despite capi.h's comment, Tesseract 5.3 points `script` into its own
+        // unicharset (baseapi.cpp), and TessDeleteText on it corrupts the heap.
+        _ = script
+        return (Int(degrees), Double(confidence))
+    }
+
     /// Trailing white space and form feeds removed; at most one blank line between blocks.
     static func tidy(_ text: String) -> String {
         var lines = text.replacingOccurrences(of: "\u{0C}", with: "").components(separatedBy: "\n").map {

@@ -46,3 +46,24 @@ public struct RecognizedCharacter: Sendable, Hashable, Codable {
         self.boundingBox = boundingBox
     }
 }
+
+extension BoundingBox {
+    /// The box around this box's corners mapped through a 2×3 affine matrix (row-major).
+    func mapped(through m: [Double]) -> BoundingBox {
+        BoundingBox(enclosing: corners.map { p in
+            PixelPoint(x: m[0] * p.x + m[1] * p.y + m[2], y: m[3] * p.x + m[4] * p.y + m[5])
+        })
+    }
+}
+
+extension TextObservation {
+    /// The same line with every box mapped through a 2×3 affine matrix (e.g. from a turned copy back to the image).
+    func mapped(through m: [Double]) -> TextObservation {
+        TextObservation(string: string, confidence: confidence, boundingBox: boundingBox.mapped(through: m), words: words.map { w in
+            RecognizedWord(string: w.string, confidence: w.confidence, boundingBox: w.boundingBox.mapped(through: m),
+                           characters: w.characters?.map { c in
+                               RecognizedCharacter(string: c.string, confidence: c.confidence, boundingBox: c.boundingBox.mapped(through: m))
+                           })
+        })
+    }
+}

@@ -9,8 +9,14 @@ public struct TextRequest: ImageRequest {
     /// Words below this confidence (0–1) are dropped; lines left empty are dropped.
     public var minimumConfidence: Double
 
-    public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0) {
+    /// When the first reading is poor, ask Tesseract's orientation detector whether the page is
+    /// turned by 90°, 180° or 270° in its pixels (a scan fed in sideways, no EXIF tag) and, if so,
+    /// read it again turned upright. Coordinates stay those of the image as it is.
+    public var detectsPageRotation: Bool
+
+    public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true) {
         self.languages = languages
+        self.detectsPageRotation = detectsPageRotation
         self.characterBoxes = characterBoxes
         self.minimumConfidence = minimumConfidence
     }
@@ -22,7 +28,17 @@ public struct TextRequest: ImageRequest {
     /// Lines and the whole page text, from one recognition pass.
     func performWithFullText(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let engine = try engines.textEngine(languages: languages)
-        let page = try engine.recognize(try image.gray(), characterBoxes: characterBoxes)
+        let gray = try image.gray()
+        var page = try engine.recognize(gray, characterBoxes: characterBoxes)
+        if detectsPageRotation, Self.isPoor(page.lines),
+           let osd = try? engines.textEngine(languages: "osd"),
+           let (degrees, confidence) = osd.detectOrientation(gray), degrees != 0, confidence >= Self.minimumOrientationConfidence {
+            let (turned, inverse) = try gray.rotated(byDegrees: Double(degrees), fill: 255)
+            let second = try engine.recognize(turned, characterBoxes: characterBoxes)
+            if Self.meanConfidence(second.lines) > Self.meanConfidence(page.lines) {
+                page = (second.lines.map { $0.mapped(through: inverse) }, second.fullText)
+            }
+        }
         guard minimumConfidence > 0 else { return page }
         let lines = page.lines.compactMap { line -> TextObservation? in
             let words = line.words.filter { $0.confidence >= minimumConfidence }
@@ -31,5 +47,18 @@ public struct TextRequest: ImageRequest {
                                    boundingBox: line.boundingBox, words: words)
         }
         return (lines, lines.map(\.string).joined(separator: "\n"))
+    }
+
+    /// Tesseract's orientation confidence below which a page is left as it is.
+    static let minimumOrientationConfidence = 2.0
+
+    /// A reading is poor when it found no words or their mean confidence is under 70%.
+    static func isPoor(_ lines: [TextObservation]) -> Bool {
+        lines.isEmpty || meanConfidence(lines) < 0.7
+    }
+
+    static func meanConfidence(_ lines: [TextObservation]) -> Double {
+        let words = lines.flatMap(\.words)
+        return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
     }
 }
