@@ -22,6 +22,12 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
             linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
         ),
+        // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
+        .target(
+            name: "CDlibShim",
+            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]
+        ),
         // System libraries with C APIs, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
@@ -29,7 +35,7 @@ let package = Package(
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CZBar", "CTesseract", "CExif"]
+            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif"]
         ),
         // The thin command-line front end.
         .executableTarget(

@@ -115,8 +115,13 @@ Face toImage(Face f, double scale, cv::Size image) {
     return f;
 }
 
+/// Heatmap cells below this are noise; it also bounds NMS work when the caller asks for threshold 0
+/// (every one of the (W/4)·(H/4) cells would otherwise become a candidate).
+constexpr double kCenterFaceFloor = 0.05;
+
 /// CenterFace on one image: letterbox into the Net's fixed input, forward, decode, NMS 0.3, map back.
 std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
+    threshold = std::max(threshold, kCenterFaceFloor);
     cv::Mat canvas;
     const double scale = letterbox(asBGR(image), d.input, canvas);
     d.net.setInput(cv::dnn::blobFromImage(canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
@@ -135,12 +140,12 @@ std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, 
 /// larger = surer) into 0..1: weight 2 gives 0.5, weight 5 about 0.88, weight 0 about 0.21.
 double haarConfidence(double levelWeight) { return 1.0 / (1.0 + std::exp(-(levelWeight - 2.0) / 1.5)); }
 
-/// Haar cascade on one image: gray, equalised, at most 1024 px on the long side; confidence from
+/// Haar cascade on one image: gray, equalised, at most 640 px on the long side; confidence from
 /// detectMultiScale3's level weights (outputRejectLevels), boxes mapped back to the image; no landmarks.
 std::vector<Face> detectHaar(aocv_face_detector &d, const cv::Mat &image, double threshold) {
     cv::Mat gray;
     if (image.channels() == 1) gray = image; else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-    const double scale = std::min(1.0, 1024.0 / std::max(gray.cols, gray.rows));
+    const double scale = std::min(1.0, 640.0 / std::max(gray.cols, gray.rows));
     if (scale < 1.0) cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
     cv::equalizeHist(gray, gray);
     const int minSide = std::max(20, (int)(0.02 * std::min(gray.cols, gray.rows)));

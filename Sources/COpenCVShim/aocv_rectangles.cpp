@@ -9,8 +9,8 @@
 //      with a robust line; corners are the intersections of neighbouring lines (twice);
 //   3. Vision's filters (aspect ratio, corner angles, minimum size) on the refined corners;
 //   4. confidence = 0.45·edge + 0.35·fit + 0.20·angle (see scoreQuad), × 0.9 per side that lies on
-//      the image frame (no edge can be measured there); quads with 3+ sides on the frame are the
-//      frame itself and are dropped;
+//      the image frame (no edge can be measured there; × 0.85 more when two such sides meet);
+//      quads with 3+ sides on the frame are the frame itself and are dropped;
 //   5. non-maximum suppression (IoU > 0.8 or all corners within 2% of the diagonal), best first.
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
@@ -41,7 +41,7 @@ struct Work {
     cv::Mat gray;      // 8-bit working-scale luminance
     cv::Mat smooth;    // CV_32F, Gaussian-smoothed gray (contrast is read here)
     cv::Mat gx, gy;    // CV_32F, Sobel / 8 = gray levels per pixel
-    double scale;      // working = original × scale
+    double scaleX, scaleY;   // working = original × scale (per axis: sizes are rounded)
     double margin;     // px from the frame within which a side counts as lying on it
 };
 
@@ -64,8 +64,11 @@ struct SideFit {
 };
 
 /// Checks and clamps the caller's parameters (Vision rejects out-of-range values; we clamp, except
-/// for an empty aspect range, which is a caller error).
+/// for NaN and an empty aspect range, which are caller errors).
 Params validate(const aocv_rect_params &p) {
+    for (const double v : {p.minimum_aspect_ratio, p.maximum_aspect_ratio, p.quadrature_tolerance, p.minimum_size,
+                           p.minimum_confidence})
+        if (std::isnan(v)) throw std::runtime_error("rectangle parameters must not be NaN");
     Params v{std::clamp(p.minimum_aspect_ratio, 0.0, 1.0), std::clamp(p.maximum_aspect_ratio, 0.0, 1.0),
              std::clamp(p.quadrature_tolerance, 0.0, 45.0), std::clamp(p.minimum_size, 0.0, 1.0),
              std::clamp(p.minimum_confidence, 0.0, 1.0), p.maximum_observations};
@@ -79,10 +82,11 @@ Work prepare(const cv::Mat &image) {
     cv::Mat gray;
     if (image.channels() == 1) gray = image;
     else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-    w.scale = std::min(1.0, (double)kWorkingSide / std::max(gray.cols, gray.rows));
-    if (w.scale < 1.0) cv::resize(gray, w.gray, cv::Size(), w.scale, w.scale, cv::INTER_AREA);
+    const double scale = std::min(1.0, (double)kWorkingSide / std::max(gray.cols, gray.rows));
+    if (scale < 1.0) cv::resize(gray, w.gray, cv::Size(), scale, scale, cv::INTER_AREA);
     else w.gray = gray.clone();
-    w.scale = (double)w.gray.cols / gray.cols;   // the exact horizontal factor after rounding
+    w.scaleX = (double)w.gray.cols / gray.cols;
+    w.scaleY = (double)w.gray.rows / gray.rows;
     cv::GaussianBlur(w.gray, w.smooth, cv::Size(5, 5), 1.2);
     w.smooth.convertTo(w.smooth, CV_32F);
     cv::Sobel(w.smooth, w.gx, CV_32F, 1, 0, 3, 1.0 / 8);
@@ -227,15 +231,16 @@ bool onFrame(cv::Point2d a, cv::Point2d b, const Work &w) {
            (a.y >= H - m && b.y >= H - m);
 }
 
-/// The frame line a clipped side lies on (so its corners land exactly on the border).
+/// The frame line a clipped side lies on: the outer edge of the border pixels (−0.5 or size − 0.5),
+/// so its corners map back onto the original image's border exactly.
 SideFit frameSide(cv::Point2d a, cv::Point2d b, const Work &w) {
     const double m = w.margin, W = w.gray.cols - 1, H = w.gray.rows - 1;
     SideFit s;
     s.clipped = true;
-    if (a.x <= m && b.x <= m) { s.point = {0, 0}; s.dir = {0, 1}; }
-    else if (a.x >= W - m && b.x >= W - m) { s.point = {W, 0}; s.dir = {0, 1}; }
-    else if (a.y <= m && b.y <= m) { s.point = {0, 0}; s.dir = {1, 0}; }
-    else { s.point = {0, H}; s.dir = {1, 0}; }
+    if (a.x <= m && b.x <= m) { s.point = {-0.5, 0}; s.dir = {0, 1}; }
+    else if (a.x >= W - m && b.x >= W - m) { s.point = {W + 0.5, 0}; s.dir = {0, 1}; }
+    else if (a.y <= m && b.y <= m) { s.point = {0, -0.5}; s.dir = {1, 0}; }
+    else { s.point = {0, H + 0.5}; s.dir = {1, 0}; }
     return s;
 }
 
@@ -272,6 +277,7 @@ SideFit fitSide(const Work &w, cv::Point2d a, cv::Point2d b, cv::Point2d centre,
     SideFit s;
     const cv::Point2d d = b - a;
     const double len = std::hypot(d.x, d.y);
+    if (len < 1.0) return s;   // degenerate side: no evidence
     s.point = a; s.dir = d / len;
     cv::Point2d n(-s.dir.y, s.dir.x);
     if (n.dot((a + b) * 0.5 - centre) < 0) n = -n;   // outward
@@ -324,7 +330,8 @@ bool intersect(const SideFit &l1, const SideFit &l2, cv::Point2d &at) {
 ///              (one missing side hurts: clutter rarely has four good edges);
 ///   fit      = ½ contour fit + ½ mean straightness of the re-found edges;
 ///   angle    = 1 − ½ × (worst corner deviation / tolerance): 0.5 at the tolerance limit.
-/// Sides on the frame have nothing to measure: they are skipped and cost a factor 0.9 each.
+/// Sides on the frame have nothing to measure: they are skipped and cost a factor 0.9 each, and a
+/// further 0.85 when two of them meet (the quad then sits in an image corner: weak evidence).
 void scoreQuad(Candidate &c, const std::array<SideFit, 4> &sides, const Params &p) {
     double minEdge = 1, sumEdge = 0, sumStraight = 0;
     int measured = 0;
@@ -342,7 +349,9 @@ void scoreQuad(Candidate &c, const std::array<SideFit, 4> &sides, const Params &
     const double tolerance = std::max(p.tolerance, 1.0);
     c.angle = std::clamp(1.0 - 0.5 * maxAngleDeviation(c.q) / tolerance, 0.0, 1.0);
     const double fit = 0.5 * c.contourFit + 0.5 * c.straight;
-    c.confidence = (0.45 * c.edge + 0.35 * fit + 0.20 * c.angle) * std::pow(0.9, c.clipped);
+    bool cornerOfFrame = false;   // two adjacent sides on the frame: any two crossing edges make such a quad
+    for (int i = 0; i < 4; ++i) cornerOfFrame |= sides[i].clipped && sides[(i + 1) % 4].clipped;
+    c.confidence = (0.45 * c.edge + 0.35 * fit + 0.20 * c.angle) * std::pow(0.9, c.clipped) * (cornerOfFrame ? 0.85 : 1.0);
 }
 
 /// Re-fits the four sides of `q` (search ±halfWidth, or ±3% of the side up to 12 px when wide).
@@ -420,14 +429,16 @@ std::vector<Candidate> dedupeRaw(const std::vector<Candidate> &all) {
     return kept;
 }
 
-/// Maps a working-scale point (pixel centres) back to the original image, clamped inside it.
-cv::Point2d toOriginal(cv::Point2d p, double scale, cv::Size original) {
-    const double x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5;
+/// Maps a working-scale point (pixel centres) back to the original image, clamped inside it
+/// (the inverse of resize's pixel-centre mapping, so it is exact).
+cv::Point2d toOriginal(cv::Point2d p, const Work &w, cv::Size original) {
+    const double x = (p.x + 0.5) / w.scaleX - 0.5, y = (p.y + 0.5) / w.scaleY - 0.5;
     return {std::clamp(x, 0.0, original.width - 1.0), std::clamp(y, 0.0, original.height - 1.0)};
 }
 
 /// The whole detector on one image: candidates, refinement, scoring, suppression.
 std::vector<Candidate> detect(const cv::Mat &image, const Params &p) {
+    if (std::min(image.cols, image.rows) < 16) return {};   // too small to hold a measurable quad
     const Work w = prepare(image);
     std::vector<Candidate> raw;
     for (const cv::Mat &map : candidateMaps(w)) collectCandidates(map, p, w.gray.size(), raw);
@@ -437,7 +448,7 @@ std::vector<Candidate> detect(const cv::Mat &image, const Params &p) {
     const double diagonal = std::hypot(w.gray.cols, w.gray.rows);
     std::vector<Candidate> kept = suppress(std::move(refined), 0.02 * diagonal);
     for (auto &c : kept)
-        for (auto &corner : c.q) corner = toOriginal(corner, w.scale, image.size());
+        for (auto &corner : c.q) corner = toOriginal(corner, w, image.size());
     if (p.maxObservations > 0 && (int)kept.size() > p.maxObservations) kept.resize(p.maxObservations);
     return kept;
 }

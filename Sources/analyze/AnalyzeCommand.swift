@@ -8,7 +8,7 @@ import Foundation
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Find barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
+        abstract: "Find rectangles, faces, barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
         discussion: """
         For every input image, writes into the output folder:
           <name>.png   the upright image with every observation drawn on it
@@ -31,6 +31,12 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Folder for the per-image outputs (created if missing).", valueName: "dir"))
     var output: String = "analyze-output"
 
+    @Flag(name: .customLong("rects"), help: "Detect projected rectangles (documents, receipts, cards, screens, signs at an angle): four corners and a confidence.")
+    var rects = false
+
+    @Flag(name: .customLong("faces"), help: "Detect faces (CenterFace; needs scripts/fetch-models): box, confidence, five landmarks, roll and yaw.")
+    var faces = false
+
     @Flag(name: .customLong("barcodes"), help: "Detect and decode barcodes (ZBar): QR, EAN/UPC, Code 128/39/93, I2/5, Codabar, DataBar, PDF417…; light-on-dark and rotated codes included.")
     var barcodes = false
 
@@ -48,6 +54,39 @@ struct AnalyzeCommand: ParsableCommand {
 
     @Option(name: .customLong("min-text-confidence"), help: ArgumentHelp("With --text, drop words whose confidence (0-1) is below this.", valueName: "c"))
     var minTextConfidence: Double = 0
+
+    @Option(name: .customLong("min-aspect-ratio"), help: ArgumentHelp("With --rects, smallest shorter/longer side ratio (Vision's minimumAspectRatio).", valueName: "r"))
+    var minAspectRatio: Double = 0.5
+
+    @Option(name: .customLong("max-aspect-ratio"), help: ArgumentHelp("With --rects, largest shorter/longer side ratio (Vision's maximumAspectRatio).", valueName: "r"))
+    var maxAspectRatio: Double = 1.0
+
+    @Option(name: .customLong("quadrature-tolerance"), help: ArgumentHelp("With --rects, degrees a corner may depart from 90 (Vision's quadratureTolerance).", valueName: "deg"))
+    var quadratureTolerance: Double = 30
+
+    @Option(name: .customLong("min-size"), help: ArgumentHelp("With --rects, shorter side as a fraction of the image's smaller side (Vision's minimumSize).", valueName: "f"))
+    var minSize: Double = 0.2
+
+    @Option(name: .customLong("min-confidence"), help: ArgumentHelp("With --rects, drop rectangles below this confidence, 0-1 (Vision's minimumConfidence).", valueName: "c"))
+    var minConfidence: Double = 0
+
+    @Option(name: .customLong("max-rects"), help: ArgumentHelp("With --rects, report at most this many rectangles per image, best first (Vision's maximumObservations).", valueName: "n"))
+    var maxRects: Int = RectangleRequest.defaultMaximumObservations
+
+    @Flag(name: .customLong("rectify"), help: "With --rects, also write each rectangle perspective-corrected as <name>.rect-<n>.png (a scanner app's crop).")
+    var rectify = false
+
+    @Option(name: .customLong("face-detector"), help: ArgumentHelp("With --faces: centerface (default; boxes + 5 landmarks) or haar (OpenCV cascade from opencv-data, no download, no landmarks, more false positives).", valueName: "name"))
+    var faceDetector: String = FaceDetectorKind.centerface.rawValue
+
+    @Option(name: .customLong("face-model"), help: ArgumentHelp("With --faces, the CenterFace ONNX file (default: $ANALYZE_MODELS, .models/ of the checkout, ~/.cache/analyze/models).", valueName: "file"))
+    var faceModel: String?
+
+    @Option(name: .customLong("min-face-confidence"), help: ArgumentHelp("With --faces, drop faces below this detector score, 0-1.", valueName: "c"))
+    var minFaceConfidence: Double = 0.5
+
+    @Flag(name: .customLong("landmarks"), help: "With --faces, add dlib's 68 landmarks grouped into Vision's regions (faceContour, leftEye, outerLips, medianLine, ...).")
+    var landmarks = false
 
     @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images analysed in parallel (default: the number of cores). Also bounds the images held in memory.", valueName: "n"))
     var jobs: Int?
@@ -88,7 +127,15 @@ struct AnalyzeCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if !(0 ... 1).contains(minTextConfidence) { throw ValidationError("--min-text-confidence must be between 0 and 1") }
-        if characters && !text && (barcodes) { throw ValidationError("--characters needs --text") }
+        if characters && !text && (barcodes || rects || faces) { throw ValidationError("--characters needs --text") }
+        for (name, value) in [("--min-aspect-ratio", minAspectRatio), ("--max-aspect-ratio", maxAspectRatio), ("--min-size", minSize),
+                              ("--min-confidence", minConfidence), ("--min-face-confidence", minFaceConfidence)] where !(0 ... 1).contains(value) {
+            throw ValidationError("\(name) must be between 0 and 1")
+        }
+        if minAspectRatio > maxAspectRatio { throw ValidationError("--min-aspect-ratio is larger than --max-aspect-ratio") }
+        if !(0 ... 45).contains(quadratureTolerance) { throw ValidationError("--quadrature-tolerance must be between 0 and 45 degrees") }
+        if maxRects < 1 { throw ValidationError("--max-rects must be at least 1") }
+        if FaceDetectorKind(rawValue: faceDetector) == nil { throw ValidationError("--face-detector must be centerface or haar") }
         _ = try parsedSymbologies()
     }
 
@@ -106,8 +153,29 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func requestSet() throws -> RequestSet {
-        let all = !barcodes && !text
+        let all = !barcodes && !text && !rects && !faces
         var set = RequestSet()
+        if rects || all {
+            set.rectangles = RectangleRequest(minimumAspectRatio: minAspectRatio, maximumAspectRatio: maxAspectRatio,
+                                              quadratureTolerance: quadratureTolerance, minimumSize: minSize,
+                                              minimumConfidence: minConfidence, maximumObservations: maxRects)
+        }
+        if faces || all {
+            let request = FaceRequest(detector: FaceDetectorKind(rawValue: faceDetector) ?? .centerface, minimumConfidence: minFaceConfidence,
+                                      landmarks: landmarks, models: ModelLocator(centerFacePath: faceModel))
+            // A missing model is a usage error when faces were asked for, and a note when they were implied.
+            if request.detector == .centerface {
+                do {
+                    _ = try request.models.centerFace()
+                    set.faces = request
+                } catch {
+                    guard all else { throw ValidationError(error.message) }
+                    Self.printError("analyze: faces skipped: \(error.message)")
+                }
+            } else {
+                set.faces = request
+            }
+        }
         if barcodes || all { set.barcodes = BarcodeRequest(symbologies: try parsedSymbologies()) }
         if text || all { set.text = TextRequest(languages: languages, characterBoxes: characters, minimumConfidence: minTextConfidence) }
         return set
@@ -120,7 +188,7 @@ struct AnalyzeCommand: ParsableCommand {
         let runner = BatchRunner(
             sources: sources,
             requests: try requestSet(),
-            output: OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON),
+            output: OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             maximumPixels: maxPixels
         )
@@ -149,6 +217,8 @@ struct AnalyzeCommand: ParsableCommand {
         case .success(let analysis):
             if quiet { return nil }
             var parts: [String] = []
+            if let rects = analysis.rectangles { parts.append("\(rects.count) rectangle(s)") }
+            if let faces = analysis.faces { parts.append("\(faces.count) face(s)") }
             if let codes = analysis.barcodes {
                 let payloads = codes.prefix(3).map { "\($0.symbology) \"\(MarkupEscaping.label($0.payload, limit: 30))\"" }
                 parts.append("\(codes.count) barcode(s)" + (payloads.isEmpty ? "" : " (" + payloads.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))

@@ -91,6 +91,13 @@ public struct BatchRunner: Sendable {
         if output.writePNG {
             files.append((base.appendingPathExtension("png"), try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis)))
         }
+        if output.rectify {
+            for (n, rect) in (result.analysis.rectangles ?? []).enumerated() {
+                let size = rect.rectifiedSize
+                let crop = try result.image.color.warped(quad: rect.corners, width: size.width, height: size.height)
+                files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), try crop.pngData()))
+            }
+        }
         for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }
     }
 

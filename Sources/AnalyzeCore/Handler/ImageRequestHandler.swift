@@ -44,6 +44,12 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings)
+            if let request = requests.rectangles {
+                analysis.rectangles = try timings.measure("rectangles") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
+            }
+            if let request = requests.faces {
+                analysis.faces = try timings.measure("faces") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
+            }
             if let request = requests.barcodes {
                 analysis.barcodes = try timings.measure("barcodes") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
             }

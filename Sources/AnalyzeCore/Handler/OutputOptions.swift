@@ -7,8 +7,11 @@ public struct OutputOptions: Sendable {
     public var writePNG: Bool
     public var writeSVG: Bool
     public var writeJSON: Bool
+    /// Also write every rectangle found, perspective-corrected, as `<name>.rect-<n>.png`.
+    public var rectify: Bool
 
-    public init(directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true) {
+    public init(directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true, rectify: Bool = false) {
+        self.rectify = rectify
         self.directory = directory
         self.writePNG = writePNG
         self.writeSVG = writeSVG

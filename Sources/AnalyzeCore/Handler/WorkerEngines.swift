@@ -3,6 +3,7 @@
 public final class WorkerEngines {
     private var scanners: [[BarcodeSymbology]: ZBarScanner] = [:]
     private var textEngines: [String: TesseractEngine] = [:]
+    private var faceDetectors: [FaceDetectorKind: FaceDetector] = [:]
 
     public init() {}
 
@@ -11,6 +12,13 @@ public final class WorkerEngines {
         let scanner = try ZBarScanner(symbologies: symbologies)
         scanners[symbologies] = scanner
         return scanner
+    }
+
+    func faceDetector(_ kind: FaceDetectorKind, models: ModelLocator) throws(AnalysisError) -> FaceDetector {
+        if let existing = faceDetectors[kind] { return existing }
+        let detector = try FaceDetector(kind: kind, models: models)
+        faceDetectors[kind] = detector
+        return detector
     }
 
     func textEngine(languages: String) throws(AnalysisError) -> TesseractEngine {

@@ -11,6 +11,8 @@ public struct ImageAnalysis: Sendable, Hashable, Codable {
     /// Size of the upright image.
     public let width: Int
     public let height: Int
+    public var rectangles: [RectangleObservation]?
+    public var faces: [FaceObservation]?
     public var barcodes: [BarcodeObservation]?
     /// Recognised text lines.
     public var text: [TextObservation]?

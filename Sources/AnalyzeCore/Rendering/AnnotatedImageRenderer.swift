@@ -9,6 +9,27 @@ public enum AnnotatedImageRenderer {
         let thickness = max(1, Int((side / 400).rounded()))
         let labelScale = max(0.35, min(2.0, side / 1200))
 
+        for rect in analysis.rectangles ?? [] {
+            canvas.drawPolyline(rect.corners, closed: true, color: ObservationKind.rectangles.color, thickness: thickness + 1)
+            canvas.drawLabel("rect \(Int((rect.confidence * 100).rounded()))%", at: rect.topLeft, scale: labelScale,
+                             color: ObservationKind.rectangles.color)
+        }
+        for face in analysis.faces ?? [] {
+            let color = ObservationKind.faces.color
+            canvas.drawPolyline(face.boundingBox.corners, closed: true, color: color, thickness: thickness + 1)
+            for region in face.regions?.named ?? [] {
+                if region.points.count == 1, let p = region.points.first {
+                    canvas.drawCircle(at: p, radius: Double(thickness) * 1.5, color: (255, 80, 0), filled: true)
+                } else {
+                    canvas.drawPolyline(region.points, closed: region.closed, color: color, thickness: max(1, thickness / 2))
+                }
+            }
+            for point in face.landmarks?.points ?? [] {
+                canvas.drawCircle(at: point, radius: Double(thickness) * 2, color: (255, 0, 255), filled: true)
+            }
+            canvas.drawLabel("face \(Int((face.confidence * 100).rounded()))%",
+                             at: PixelPoint(x: face.boundingBox.x, y: face.boundingBox.maxY + 2), scale: labelScale, color: color)
+        }
         for line in analysis.text ?? [] {
             canvas.drawPolyline(line.boundingBox.corners, closed: true, color: ObservationKind.text.color, thickness: thickness)
             for word in line.words {

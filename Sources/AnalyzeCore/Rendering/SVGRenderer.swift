@@ -20,6 +20,29 @@ public enum SVGRenderer {
             let href = MarkupEscaping.escape(imageHref)
             out += "<image href=\"\(href)\" xlink:href=\"\(href)\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\n"
         }
+        if let rects = analysis.rectangles {
+            out += group(.rectangles, stroke: stroke, fontSize: fontSize)
+            for rect in rects {
+                out += "  <polygon class=\"rectangle\" points=\"\(points(rect.corners))\"><title>rectangle, confidence \(fmt(rect.confidence))</title></polygon>\n"
+            }
+            out += "</g>\n"
+        }
+        if let faces = analysis.faces {
+            out += group(.faces, stroke: stroke, fontSize: fontSize)
+            for face in faces {
+                out += "  <g class=\"face\">\n"
+                out += "    " + rect(face.boundingBox, extra: "") + "<title>face, confidence \(fmt(face.confidence))</title></rect>\n"
+                for point in face.landmarks?.points ?? [] {
+                    out += "    <circle class=\"landmark\" cx=\"\(fmt(point.x))\" cy=\"\(fmt(point.y))\" r=\"\(stroke)\" fill=\"#ff00ff\" stroke=\"none\"/>\n"
+                }
+                for region in face.regions?.named ?? [] {
+                    let tag = region.closed ? "polygon" : "polyline"
+                    out += "    <\(tag) class=\"\(region.name)\" points=\"\(points(region.points))\" stroke-width=\"\(fmt(max(0.5, side / 800)))\"/>\n"
+                }
+                out += "  </g>\n"
+            }
+            out += "</g>\n"
+        }
         if let lines = analysis.text {
             out += group(.text, stroke: stroke, fontSize: fontSize)
             for line in lines {
@@ -40,9 +63,8 @@ public enum SVGRenderer {
         if let codes = analysis.barcodes {
             out += group(.barcodes, stroke: stroke, fontSize: fontSize)
             for code in codes {
-                let points = code.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ")
                 out += "  <g class=\"barcode \(code.symbology.rawValue.filter { $0.isLetter || $0.isNumber || $0 == "-" })\">\n"
-                out += "    <polygon points=\"\(points)\"><title>\(MarkupEscaping.escape(code.payload))</title></polygon>\n"
+                out += "    <polygon points=\"\(points(code.corners))\"><title>\(MarkupEscaping.escape(code.payload))</title></polygon>\n"
                 out += "    <text fill=\"\(ObservationKind.barcodes.cssColor)\" stroke=\"none\" x=\"\(fmt(code.boundingBox.x))\" y=\"\(fmt(code.boundingBox.maxY))\" dy=\"1em\">"
                 out += "\(code.symbology.rawValue): \(MarkupEscaping.escape(code.payload))</text>\n"
                 out += "  </g>\n"
@@ -51,6 +73,10 @@ public enum SVGRenderer {
         }
         out += "</svg>\n"
         return out
+    }
+
+    private static func points(_ list: [PixelPoint]) -> String {
+        list.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ")
     }
 
     private static func group(_ kind: ObservationKind, stroke: String, fontSize: String) -> String {

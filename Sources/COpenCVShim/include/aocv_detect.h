@@ -18,7 +18,7 @@ typedef struct aocv_rect_params {
     double quadrature_tolerance;      // degrees a corner may depart from 90, default 30
     double minimum_size;              // fraction of the smaller image side the quad's shorter side must reach, default 0.2
     double minimum_confidence;        // 0..1
-    int maximum_observations;         // best first
+    int maximum_observations;         // best first; <= 0 means no limit other than `capacity`
 } aocv_rect_params;
 
 /// A detected quadrilateral. Corners: top-left, top-right, bottom-right, bottom-left
@@ -30,10 +30,16 @@ typedef struct aocv_quad {
 } aocv_quad;
 
 /// Finds projected rectangles (documents, receipts, cards, screens, signs at an angle). Returns the
-/// count written to `out` (<= capacity), best first, or -1 with status set.
-/// Confidence = 0.45·edge contrast + 0.35·contour fit + 0.20·squareness of the corners (each in 0..1):
-/// about 0.8+ for a clean printed/photographed rectangle, below ~0.5 for rectangle-ish clutter.
-/// The image frame itself (a quad hugging all four borders) is never reported.
+/// count written to `out` (<= capacity), best first, or -1 with status set. Out-of-range parameters
+/// are clamped to Vision's ranges (tolerance 0..45); minimum > maximum aspect ratio is an error.
+/// Corners are in pixel-centre coordinates (OpenCV's convention), clamped to [0, w-1] × [0, h-1].
+/// Confidence = 0.45·edge (how much of each side has a same-polarity edge, and its contrast)
+///            + 0.35·fit (source contour and re-found edges lie on straight sides)
+///            + 0.20·angle (1 at 90° corners, 0.5 at the quadrature tolerance),
+/// × 0.9 for each side lying on the image frame (a document cut by the frame; × 0.85 more when two
+/// such sides meet at an image corner). Typical: 0.9+ a clean rectangle with four visible edges,
+/// 0.6–0.85 a faint, occluded or frame-cut one, below ~0.6 mostly rectangle-shaped clutter.
+/// The image frame itself (3 or 4 sides on the border) is never reported.
 int aocv_detect_rectangles(const aocv_mat *image, const aocv_rect_params *params, aocv_quad *out,
                            int capacity, aocv_status *status);
 
@@ -53,12 +59,13 @@ aocv_face_detector *_Nullable aocv_centerface_create(const char *onnx_path, int 
                                                      int input_height, aocv_status *status);
 /// Loads an OpenCV Haar cascade XML (fallback detector, no landmarks: landmarks set to NAN).
 /// Its confidence is the detectMultiScale3 level weight w squashed by 1/(1+exp(-(w-2)/1.5))
-/// (weight 2 → 0.5); the cascade runs on at most 1024 px, min face 2% of the shorter side.
+/// (weight 2 → 0.5); the cascade runs on at most 640 px, min face 2% of the shorter side.
 aocv_face_detector *_Nullable aocv_haar_create(const char *cascade_path, aocv_status *status);
 void aocv_face_detector_free(aocv_face_detector *_Nullable detector);
 
 /// Detects faces in a BGR image; returns the count (<= capacity), sorted by confidence desc,
-/// or -1 with status. `threshold` is the minimum confidence (0.5 is a good default for both).
+/// or -1 with status. `threshold` is the minimum confidence (0.5 is a good default for both;
+/// CenterFace never reports below 0.05, its heatmap noise floor).
 int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
                       aocv_face *out, int capacity, aocv_status *status);
 

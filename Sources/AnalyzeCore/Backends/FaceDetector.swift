@@ -1,0 +1,58 @@
+internal import COpenCVShim
+
+/// Owns an OpenCV face detector (`aocv_centerface_create` or `aocv_haar_create`). A DNN net is
+/// not thread-safe and must keep one input size, so each worker thread owns one detector.
+final class FaceDetector {
+    private let handle: OpaquePointer
+    let kind: FaceDetectorKind
+
+    /// CenterFace's fixed network input (multiples of 32); images are scaled into it.
+    static let centerFaceInput = (width: 640, height: 480)
+
+    init(kind: FaceDetectorKind, models: ModelLocator) throws(AnalysisError) {
+        var status = aocv_status()
+        let created: OpaquePointer?
+        switch kind {
+        case .centerface:
+            let path = try models.centerFace()
+            created = aocv_centerface_create(path, Int32(Self.centerFaceInput.width), Int32(Self.centerFaceInput.height), &status)
+        case .haar:
+            let path = try ModelLocator.packaged(ModelLocator.haarCascadePath, package: "opencv-data")
+            created = aocv_haar_create(path, &status)
+        }
+        guard let created else {
+            throw AnalysisError(.engineUnavailable, "cannot load the \(kind.rawValue) face detector: " + OpenCVMat.message(of: &status))
+        }
+        handle = created
+        self.kind = kind
+    }
+
+    deinit { aocv_face_detector_free(handle) }
+
+    /// One detected face before landmarks: box, score, and CenterFace's five points.
+    struct Detection {
+        let box: BoundingBox
+        let confidence: Double
+        let landmarks: FaceLandmarks?
+    }
+
+    /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first.
+    func detect(in image: OpenCVMat, minimumConfidence: Double) throws(AnalysisError) -> [Detection] {
+        var faces = [aocv_face](repeating: aocv_face(), count: 256)
+        var status = aocv_status()
+        let count = faces.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            return aocv_detect_faces(handle, image.handle, minimumConfidence, base, Int32(buffer.count), &status)
+        }
+        guard count >= 0 else { throw AnalysisError(.engineFailed, "face detection failed: " + OpenCVMat.message(of: &status)) }
+        return faces.prefix(Int(count)).map { f in
+            let l = f.landmarks
+            let values = [l.0, l.1, l.2, l.3, l.4, l.5, l.6, l.7, l.8, l.9]
+            let landmarks: FaceLandmarks? = values.allSatisfy(\.isFinite)
+                ? FaceLandmarks(rightEye: PixelPoint(x: l.0, y: l.1), leftEye: PixelPoint(x: l.2, y: l.3), nose: PixelPoint(x: l.4, y: l.5),
+                                mouthRight: PixelPoint(x: l.6, y: l.7), mouthLeft: PixelPoint(x: l.8, y: l.9))
+                : nil
+            return Detection(box: BoundingBox(x: f.x, y: f.y, width: f.width, height: f.height), confidence: f.confidence, landmarks: landmarks)
+        }
+    }
+}
