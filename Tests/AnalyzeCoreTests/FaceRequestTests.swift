@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Real photographs taken from Debian's python3-skimage by scripts/fetch-test-images.
+enum DebianPhoto {
+    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/test-images")
+
+    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        return try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(requests, engines: WorkerEngines()).analysis
+    }
+}
+
+@Suite("Faces through CenterFace, Haar and dlib")
+struct FaceRequestTests {
+    @Test func findsTheAstronautsFaceWithLandmarksInPlace() throws {
+        let analysis = try DebianPhoto.analyze("astronaut.png", RequestSet(faces: FaceRequest(landmarks: true)))
+        let faces = try #require(analysis.faces)
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        // Eileen Collins' face: about x 175–275, y 55–180 of the 512×512 portrait.
+        #expect(face.boundingBox.intersectionOverUnion(BoundingBox(x: 175, y: 55, width: 95, height: 125)) > 0.5)
+        #expect(face.confidence > 0.7)
+        let landmarks = try #require(face.landmarks)
+        // The subject's right eye is on the image's left, above the nose, above the mouth.
+        #expect(landmarks.rightEye.x < landmarks.leftEye.x)
+        #expect(landmarks.rightEye.y < landmarks.nose.y && landmarks.nose.y < landmarks.mouthLeft.y)
+        #expect(landmarks.mouthRight.x < landmarks.mouthLeft.x)
+        let regions = try #require(face.regions)
+        #expect(regions.faceContour.count == 17 && regions.outerLips.count == 12 && regions.innerLips.count == 8)
+        // dlib's pupils agree with CenterFace's eyes to within a fifth of the eye distance.
+        let eyeDistance = landmarks.leftEye.x - landmarks.rightEye.x
+        let pupil = try #require(regions.rightPupil.first)
+        #expect(abs(pupil.x - landmarks.rightEye.x) < eyeDistance / 5 && abs(pupil.y - landmarks.rightEye.y) < eyeDistance / 5)
+        // An upright, frontal portrait.
+        #expect(abs(face.roll ?? 99) < 10)
+        #expect(abs(face.yaw ?? 99) < 15)
+    }
+
+    @Test(arguments: ["chelsea.png", "coffee.png"])
+    func findsNoFaceWhereThereIsNone(_ name: String) throws {
+        #expect(try DebianPhoto.analyze(name, RequestSet(faces: FaceRequest())).faces == [])
+    }
+
+    @Test func theCameramanLooksAwayAndYawSaysSo() throws {
+        let face = try #require(try DebianPhoto.analyze("camera.png", RequestSet(faces: FaceRequest())).faces?.first)
+        #expect(abs(face.yaw ?? 0) > 20)
+    }
+
+    @Test func haarFallbackFindsTheAstronautWithoutLandmarks() throws {
+        let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet(faces: FaceRequest(detector: .haar))).faces)
+        let face = try #require(faces.first)
+        #expect(face.boundingBox.intersectionOverUnion(BoundingBox(x: 175, y: 55, width: 95, height: 125)) > 0.3)
+        #expect(face.landmarks == nil && face.roll == nil)
+    }
+
+    @Test func aMissingModelSaysHowToFetchIt() throws {
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try ModelLocator(centerFacePath: "/nonexistent/centerface.onnx").centerFace()
+        }
+        #expect(error.code == .engineUnavailable)
+        #expect(error.message.contains("scripts/fetch-models"))
+    }
+
+    @Test func groupsDlibPointsIntoVisionRegions() throws {
+        let points = (0 ..< 68).map { PixelPoint(x: Double($0), y: 0) }
+        let regions = try #require(FaceRegions(points68: points))
+        #expect(regions.rightEye.map(\.x) == [36, 37, 38, 39, 40, 41])
+        #expect(regions.leftPupil.first?.x == 44.5)
+        #expect(regions.medianLine.first?.x == 27 && regions.medianLine.last?.x == 8)
+        #expect(FaceRegions(points68: Array(points.prefix(5))) == nil)
+    }
+}
