@@ -14,14 +14,20 @@ struct AnalyzeCommand: ParsableCommand {
           <name>.png   the upright image with every observation drawn on it
           <name>.svg   a vector overlay of the same observations (references the input image)
           <name>.json  the observations as data (see README: "JSON output")
-        and prints one line per image on stderr. <name> is the file's stem; when two inputs share
+        plus index.html (a self-contained report page) and summary.json (totals, failures,
+        timings) for the run, and prints one line per image on stderr (a progress bar instead
+        when stderr is a terminal). <name> is the file's stem; when two inputs share
         a stem, each gets a suffix from a hash of its path.
 
         EXIF orientation is applied before any request runs; all coordinates are pixels of the
         upright image, origin top-left. With no request flag, every request runs.
 
-        Exit status: 0 all images analysed; 1 some images failed (each named on stderr);
-        2 usage error (bad flag, no inputs, output folder not writable).
+        Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid
+        check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not
+        writable).
+
+        Merge the outputs of sharded runs (--shard) into one report:
+          analyze report DIR... [-o OUT]
         """
     )
 
@@ -103,12 +109,38 @@ struct AnalyzeCommand: ParsableCommand {
     @Flag(name: .customLong("no-json"), help: "Do not write the per-image JSON files.")
     var noJSON = false
 
-    @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr.")
+    @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr (no per-image lines, no progress bar).")
     var quiet = false
 
-    /// Sets the process up (OpenMP thread limit), then parses and runs as usual.
-    /// Usage errors exit with 2 (ArgumentParser's default would be 64), as documented.
+    @Flag(name: .customLong("jsonl"), help: "Print one JSON object per image on stdout as each finishes (the content of its JSON file, on one line; failed images as {\"file\",\"error\"}).")
+    var jsonl = false
+
+    @Option(name: .customLong("require"), help: ArgumentHelp("Fail an image that has nothing of KIND (rectangles, faces, barcodes, text). Repeatable; enables that request.", valueName: "kind"))
+    var require: [String] = []
+
+    @Option(name: .customLong("forbid"), help: ArgumentHelp("Fail an image that has anything of KIND. Repeatable; enables that request.", valueName: "kind"))
+    var forbid: [String] = []
+
+    @Option(name: .customLong("junit"), help: ArgumentHelp("Also write JUnit XML to FILE: one test case per image; unreadable images are errors, failed checks failures.", valueName: "file"))
+    var junit: String?
+
+    @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more input paths from FILE, one per line ('-' for stdin), e.g. `find ... | analyze --files-from -`.", valueName: "file"))
+    var filesFrom: String?
+
+    @Flag(name: .customLong("resume"), help: "Skip images whose outputs in the output folder are up to date (same input bytes by SHA-256, same options): continues an interrupted run.")
+    var resume = false
+
+    @Option(name: .customLong("shard"), help: ArgumentHelp("Analyse only slice K of N (0 <= K < N) of the inputs, chosen by a stable hash of each path; writes summary.shard-K-of-N.json. Merge with `analyze report`.", valueName: "K/N"))
+    var shard: String?
+
+    /// Sets the process up (OpenMP thread limit), then parses and runs as usual; `analyze report`
+    /// goes to ``ReportCommand``. Usage errors exit with 2 (ArgumentParser's default would be 64).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "report" {
+            ReportCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         ProcessEnvironment.limitOpenMPThreads()
         do {
             var command = try parseAsRoot()
@@ -123,7 +155,9 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     mutating func validate() throws {
-        if inputs.isEmpty { throw ValidationError("give at least one image file or folder") }
+        if inputs.isEmpty && filesFrom == nil { throw ValidationError("give at least one image file or folder (or --files-from)") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard must be K/N with 0 <= K < N, e.g. 0/4") }
+        _ = try parsedChecks()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if !(0 ... 1).contains(minTextConfidence) { throw ValidationError("--min-text-confidence must be between 0 and 1") }
@@ -152,8 +186,23 @@ struct AnalyzeCommand: ParsableCommand {
         return result
     }
 
+    func parsedChecks() throws -> [ObservationCheck] {
+        func kind(_ name: String) throws -> ObservationKind {
+            let folded = name.lowercased()
+            let aliases: [String: ObservationKind] = ["rects": .rectangles, "rectangle": .rectangles, "face": .faces, "barcode": .barcodes]
+            guard let kind = ObservationKind(rawValue: folded) ?? aliases[folded] else {
+                throw ValidationError("unknown kind '\(name)'; use rectangles, faces, barcodes or text")
+            }
+            return kind
+        }
+        return try require.map { ObservationCheck(.require, try kind($0)) } + forbid.map { ObservationCheck(.forbid, try kind($0)) }
+    }
+
     func requestSet() throws -> RequestSet {
-        let all = !barcodes && !text && !rects && !faces
+        let checked = Set(try parsedChecks().map(\.kind))
+        let all = !barcodes && !text && !rects && !faces && checked.isEmpty
+        let rects = self.rects || checked.contains(.rectangles), faces = self.faces || checked.contains(.faces)
+        let barcodes = self.barcodes || checked.contains(.barcodes), text = self.text || checked.contains(.text)
         var set = RequestSet()
         if rects || all {
             set.rectangles = RectangleRequest(minimumAspectRatio: minAspectRatio, maximumAspectRatio: maxAspectRatio,
@@ -183,30 +232,69 @@ struct AnalyzeCommand: ParsableCommand {
 
     func run() throws {
         ProcessEnvironment.installInterruptHandler()
-        let sources = InputCollector.collect(inputs)
-        guard !sources.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
-        let runner = BatchRunner(
+        var arguments = inputs
+        if let filesFrom { arguments += try Self.readPathList(filesFrom) }
+        var sources = InputCollector.collect(arguments)
+        guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
+        let shard = self.shard.flatMap(Shard.init)
+        if let shard { sources = sources.filter { shard.contains($0.path) } }
+        let requests = try requestSet()
+        let checks = try parsedChecks()
+        let directory = URL(fileURLWithPath: output)
+        var runner = BatchRunner(
             sources: sources,
-            requests: try requestSet(),
-            output: OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify),
+            requests: requests,
+            output: OutputOptions(directory: directory, writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             maximumPixels: maxPixels
         )
+        runner.checks = checks
+        runner.resume = resume
+        runner.retainsObservations = false
+
+        let progress = ProgressReporter(total: sources.count, quiet: quiet, jsonl: jsonl)
         let start = DispatchTime.now().uptimeNanoseconds
-        let quiet = self.quiet
         let outcomes: [ImageOutcome]
         do {
-            outcomes = try runner.run { outcome in
-                if let line = Self.describe(outcome, quiet: quiet) { Self.printError(line) }
-            }
+            outcomes = try runner.run { progress.report($0) }
         } catch {
             Self.printError("analyze: \(error)")
             throw ExitCode(2)
         }
+        progress.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let failed = outcomes.filter { $0.error != nil }.count
-        Self.printError(String(format: "analyze: %d image(s), %d failed, %.2f s; outputs in %@", outcomes.count, failed, seconds, output))
-        if failed > 0 { throw ExitCode(1) }
+
+        var timings = StageTimings()
+        for outcome in outcomes { timings.add(outcome.timings) }
+        var summary = RunSummary(requests: requests, checks: checks, entries: outcomes.map(\.digest), timings: timings)
+        summary.images.resumed = outcomes.filter(\.resumed).count
+        summary.wallSeconds = (seconds * 1000).rounded() / 1000
+        summary.jobs = runner.jobs
+        summary.shard = shard?.description
+        do {
+            try RunReport.write(summary, to: directory, shard: shard)
+            if let junit { try AtomicFileWriter.write(JUnitRenderer.xml(summary: summary), to: URL(fileURLWithPath: junit)) }
+        } catch {
+            Self.printError("analyze: \(error)")
+            throw ExitCode(2)
+        }
+        let failed = summary.images.failed, checkFailed = summary.images.checkFailed
+        let resumedNote = summary.images.resumed > 0 ? ", \(summary.images.resumed) up to date (resumed)" : ""
+        Self.printError(String(format: "analyze: %d image(s), %d failed, %d failed a check%@, %.2f s; report: %@", outcomes.count, failed, checkFailed,
+                               resumedNote, seconds, directory.appendingPathComponent(RunReport.names(shard: shard).index).path))
+        if failed + checkFailed > 0 { throw ExitCode(1) }
+    }
+
+    /// Paths from a file (or stdin for `-`), one per line; blank lines are skipped.
+    static func readPathList(_ path: String) throws -> [String] {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read --files-from \(path)") }
+            data = contents
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
     }
 
     /// The stderr line for one image: what was found, or why it failed.
@@ -215,7 +303,11 @@ struct AnalyzeCommand: ParsableCommand {
         case .failure(let error):
             return "FAIL \(outcome.source.path): \(error.message) [\(error.code)]"
         case .success(let analysis):
+            if !outcome.checkFailures.isEmpty {
+                return "FAIL \(outcome.source.path): " + outcome.checkFailures.joined(separator: "; ") + " [check]"
+            }
             if quiet { return nil }
+            if outcome.resumed { return "ok   \(outcome.source.path): up to date (resumed)" }
             var parts: [String] = []
             if let rects = analysis.rectangles { parts.append("\(rects.count) rectangle(s)") }
             if let faces = analysis.faces { parts.append("\(faces.count) face(s)") }

@@ -12,7 +12,7 @@ final class LandmarkPredictor: @unchecked Sendable {
     private init(path: String) throws(AnalysisError) {
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = adlib_shape_predictor_load(path, &error, error.count) else {
-            throw AnalysisError(.engineUnavailable, "cannot load dlib's landmark model \(path): " + String(cString: error))
+            throw AnalysisError(.engineUnavailable, "cannot load dlib's landmark model \(path): " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         guard adlib_shape_predictor_parts(handle) == 68 else {
             adlib_shape_predictor_free(handle)

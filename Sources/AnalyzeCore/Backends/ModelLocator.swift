@@ -5,7 +5,7 @@ import Foundation
 ///
 /// CenterFace is looked for in, in order: an explicit path, `$ANALYZE_MODELS`, `.models/` in the
 /// current folder or any folder above the executable (a source checkout), `~/.cache/analyze/models`.
-public struct ModelLocator: Sendable, Hashable {
+public struct ModelLocator: Sendable, Hashable, Codable {
     /// An explicit CenterFace model path (`--face-model`), if given.
     public var centerFacePath: String?
 

@@ -14,6 +14,13 @@ public struct BatchRunner: Sendable {
     public var output: OutputOptions?
     public var jobs: Int
     public var maximumPixels: Int
+    /// `--require`/`--forbid` checks applied to every analysed image.
+    public var checks: [ObservationCheck] = []
+    /// Reuse an image's outputs when its JSON records the same input bytes (SHA-256) and options.
+    public var resume = false
+    /// Keep every image's observations in the returned outcomes (tests); the command drops them
+    /// after reporting, so memory does not grow with the folder.
+    public var retainsObservations = true
 
     public init(sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
                 maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
@@ -22,6 +29,18 @@ public struct BatchRunner: Sendable {
         self.output = output
         self.jobs = max(1, jobs)
         self.maximumPixels = maximumPixels
+    }
+
+    /// A hash of everything that shapes an image's outputs: the requests and their parameters,
+    /// and which files are written. Recorded in each JSON; `--resume` compares it.
+    public var optionsHash: String {
+        struct Shape: Encodable {
+            let requests: RequestSet
+            let png, svg, rectify: Bool
+        }
+        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false)
+        let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
+        return String(SHA256.hex(bytes).prefix(16))
     }
 
     /// Runs the batch. `onOutcome` is called on one serial queue, once per image, as each finishes.
@@ -42,12 +61,13 @@ public struct BatchRunner: Sendable {
         let workers = DispatchQueue(label: "analyze.batch.workers", qos: .userInitiated, attributes: .concurrent)
         let group = DispatchGroup()
         let workerCount = min(jobs, max(1, sources.count))
+        let optionsHash = self.optionsHash
         for _ in 0 ..< workerCount {
             workers.async(group: group) {
                 let engines = WorkerEngines()
                 while let index = state.next() {
-                    let outcome = process(index: index, engines: engines)
-                    state.store(outcome)
+                    let outcome = process(index: index, engines: engines, optionsHash: optionsHash)
+                    state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
                 }
             }
@@ -57,59 +77,86 @@ public struct BatchRunner: Sendable {
         return state.outcomes()
     }
 
-    /// Analyses, renders and writes one image; never throws: errors become the outcome.
-    func process(index: Int, engines: WorkerEngines) -> ImageOutcome {
+    /// Analyses, checks, renders and writes one image; never throws: errors become the outcome.
+    func process(index: Int, engines: WorkerEngines, optionsHash: String) -> ImageOutcome {
         let source = sources[index]
-        let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels)
+        var timings = StageTimings()
         do {
-            let result = try handler.perform(requests, engines: engines)
-            var timings = result.timings
-            if let output {
-                try timings.measure("render+write") { () throws(AnalysisError) in
-                    try write(result, for: source, to: output)
-                }
+            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            let fingerprint = timings.measure("fingerprint") { InputFingerprint(of: bytes) }
+            if resume, let output, let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
+                return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },
+                                    resumed: true, timings: timings)
             }
-            return ImageOutcome(source: source, index: index, result: .success(result.analysis), timings: timings)
+            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels)
+            let result = try handler.perform(requests, engines: engines, bytes: bytes)
+            timings.add(result.timings)
+            var analysis = result.analysis
+            analysis.input = fingerprint
+            analysis.optionsHash = optionsHash
+            if let output {
+                try write(analysis, image: result.image, for: source, to: output, timings: &timings)
+            }
+            return ImageOutcome(source: source, index: index, result: .success(analysis), checkFailures: checks.compactMap { $0.failure(for: analysis) },
+                                timings: timings)
         } catch {
             var error = error
             if error.file == nil { error.file = source.path }
-            return ImageOutcome(source: source, index: index, result: .failure(error), timings: StageTimings())
+            return ImageOutcome(source: source, index: index, result: .failure(error), timings: timings)
         }
     }
 
-    /// Renders every output in memory first, then writes each atomically: a failure leaves no file.
-    func write(_ result: ImageRequestHandler.Result, for source: ImageSource, to output: OutputOptions) throws(AnalysisError) {
+    /// The analysis recorded by an earlier run, when its JSON names the same input bytes and
+    /// options and every other output it should have written exists.
+    func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> ImageAnalysis? {
         let base = output.directory.appendingPathComponent(source.outputName)
-        var files: [(URL, [UInt8])] = []
-        if output.writeJSON {
-            files.append((base.appendingPathExtension("json"), try JSONRenderer.encode(result.analysis)))
-        }
-        if output.writeSVG {
-            let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
-            files.append((base.appendingPathExtension("svg"), Array(SVGRenderer.svg(for: result.analysis, imageHref: href).utf8)))
-        }
-        if output.writePNG {
-            files.append((base.appendingPathExtension("png"), try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis)))
-        }
+        guard let data = FileManager.default.contents(atPath: base.appendingPathExtension("json").path),
+              let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
+              previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
+        var expected: [String] = []
+        if output.writePNG { expected.append(base.appendingPathExtension("png").path) }
+        if output.writeSVG { expected.append(base.appendingPathExtension("svg").path) }
         if output.rectify {
-            for (n, rect) in (result.analysis.rectangles ?? []).enumerated() {
-                let size = rect.rectifiedSize
-                let crop = try result.image.color.warped(quad: rect.corners, width: size.width, height: size.height)
-                files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), try crop.pngData()))
-            }
+            expected += (1 ... max(1, previous.rectangles?.count ?? 0)).prefix(previous.rectangles?.count ?? 0)
+                .map { output.directory.appendingPathComponent("\(source.outputName).rect-\($0).png").path }
         }
-        for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }
+        return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
+    }
+
+    /// Renders every output in memory first, then writes each atomically, the JSON last (it is
+    /// what `--resume` trusts): a failure leaves no partial file.
+    func write(_ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
+               timings: inout StageTimings) throws(AnalysisError) {
+        let base = output.directory.appendingPathComponent(source.outputName)
+        let files = try timings.measure("render") { () throws(AnalysisError) -> [(URL, [UInt8])] in
+            var files: [(URL, [UInt8])] = []
+            if output.writePNG {
+                files.append((base.appendingPathExtension("png"), try AnnotatedImageRenderer.png(of: image, analysis: analysis)))
+            }
+            if output.writeSVG {
+                let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
+                files.append((base.appendingPathExtension("svg"), Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8)))
+            }
+            if output.rectify {
+                for (n, rect) in (analysis.rectangles ?? []).enumerated() {
+                    let size = rect.rectifiedSize
+                    let crop = try image.color.warped(quad: rect.corners, width: size.width, height: size.height)
+                    files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), try crop.pngData()))
+                }
+            }
+            if output.writeJSON {
+                files.append((base.appendingPathExtension("json"), try JSONRenderer.encode(analysis)))
+            }
+            return files
+        }
+        try timings.measure("write") { () throws(AnalysisError) in
+            for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }
+        }
     }
 
     /// The path of `file` relative to `directory` (for the SVG's image reference).
     static func relativePath(from directory: URL, to file: URL) -> String {
-        let from = directory.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-        let to = file.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-        var common = 0
-        while common < min(from.count, to.count), from[common] == to[common] { common += 1 }
-        let ups = Array(repeating: "..", count: from.count - common)
-        let path = (ups + to[common...]).joined(separator: "/")
-        return path.split(separator: "/").map { component in
+        RunReport.relativeFolder(from: directory, to: file).split(separator: "/").map { component in
             component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? String(component)
         }.joined(separator: "/")
     }

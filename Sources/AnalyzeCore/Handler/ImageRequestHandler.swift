@@ -25,10 +25,15 @@ public struct ImageRequestHandler {
 
     /// Runs every request in `requests` on the image. Throws an `AnalysisError` naming the file
     /// when the image cannot be read or decoded, or an engine fails on it.
-    public func perform(_ requests: RequestSet, engines: WorkerEngines) throws(AnalysisError) -> Result {
+    public func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]? = nil) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
-            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            let bytes: [UInt8]
+            if let alreadyRead {
+                bytes = alreadyRead
+            } else {
+                bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            }
             let tag = timings.measure("orientation") { ExifOrientationReader.orientationTag(in: bytes) }
             var warnings: [String] = []
             let orientation: ImageOrientation

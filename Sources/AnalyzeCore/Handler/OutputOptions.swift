@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which files the batch runner writes for every image, and where.
-public struct OutputOptions: Sendable {
+public struct OutputOptions: Sendable, Hashable, Codable {
     /// The folder for `<name>.png`, `<name>.svg`, `<name>.json` (created if missing).
     public var directory: URL
     public var writePNG: Bool

@@ -3,7 +3,7 @@
 /// Every symbology is enabled unless `symbologies` restricts them. Each image is scanned as it is
 /// and inverted, so light-on-dark codes decode without a flag; when neither pass finds anything,
 /// the image is scanned again rotated by 45° so 1-D codes at diagonal angles are read too.
-public struct BarcodeRequest: ImageRequest {
+public struct BarcodeRequest: ImageRequest, Codable, Hashable {
     public static let kind = ObservationKind.barcodes
 
     /// The symbologies to decode (Vision's `symbologies`).

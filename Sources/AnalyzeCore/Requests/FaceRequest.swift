@@ -10,7 +10,7 @@ public enum FaceDetectorKind: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// Detects faces, like `VNDetectFaceRectanglesRequest`, and with `landmarks` also the 68-point
 /// regions of `VNDetectFaceLandmarksRequest` (dlib).
-public struct FaceRequest: ImageRequest {
+public struct FaceRequest: ImageRequest, Codable, Hashable {
     public static let kind = ObservationKind.faces
 
     public var detector: FaceDetectorKind

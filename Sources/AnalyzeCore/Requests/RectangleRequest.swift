@@ -2,7 +2,7 @@ internal import COpenCVShim
 
 /// Finds projected rectangles at any orientation, like `VNDetectRectanglesRequest`, with
 /// Vision's parameters and meanings (OpenCV contours and edges, `aocv_detect_rectangles`).
-public struct RectangleRequest: ImageRequest {
+public struct RectangleRequest: ImageRequest, Codable, Hashable {
     public static let kind = ObservationKind.rectangles
 
     /// Smallest accepted shorter-side / longer-side ratio (Vision's `minimumAspectRatio`).

@@ -1,6 +1,6 @@
 /// The requests to perform on every image: a request that is nil is not performed.
 /// The bundle `VNImageRequestHandler.perform([requests])` receives.
-public struct RequestSet: Sendable {
+public struct RequestSet: Sendable, Codable, Hashable {
     public var rectangles: RectangleRequest?
     public var faces: FaceRequest?
     public var barcodes: BarcodeRequest?
@@ -29,4 +29,14 @@ public struct RequestSet: Sendable {
     }
 
     public var isEmpty: Bool { kinds.isEmpty }
+
+    /// Adds the request for `kind` with default parameters when it is not already requested.
+    public mutating func ensure(_ kind: ObservationKind) {
+        switch kind {
+        case .rectangles: if rectangles == nil { rectangles = RectangleRequest() }
+        case .faces: if faces == nil { faces = FaceRequest() }
+        case .barcodes: if barcodes == nil { barcodes = BarcodeRequest() }
+        case .text: if text == nil { text = TextRequest() }
+        }
+    }
 }

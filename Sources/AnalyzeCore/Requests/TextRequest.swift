@@ -1,5 +1,5 @@
 /// Recognises text with Tesseract (like `VNRecognizeTextRequest`): lines, words, optionally characters.
-public struct TextRequest: ImageRequest {
+public struct TextRequest: ImageRequest, Codable, Hashable {
     public static let kind = ObservationKind.text
 
     /// Tesseract language codes joined with `+`, e.g. `eng` or `eng+deu`.

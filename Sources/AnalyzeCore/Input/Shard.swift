@@ -1,0 +1,26 @@
+/// One of N deterministic, disjoint slices of a batch (`--shard K/N`, 0 ≤ K < N), chosen by a
+/// stable hash of each input's path, so N machines split one folder with no coordinator:
+/// a Kubernetes Indexed Job passes `$JOB_COMPLETION_INDEX/N`, a Slurm array `$SLURM_ARRAY_TASK_ID/N`.
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0 ..< n).contains(k) else { return nil }
+        index = k
+        count = n
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// Whether an input path belongs to this shard (FNV-1a of the path, modulo N).
+    public func contains(_ path: String) -> Bool {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return Int(hash % UInt64(count)) == index
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Renders `index.html`: one self-contained page (no network, no external assets; opens from
+/// `file://`) with the failed images first, then a card per image (thumbnail of its annotated
+/// PNG linking to the PNG, SVG and JSON; counts per kind; barcode payloads; first lines of text),
+/// filters by kind and a search box.
+///
+/// Every string from an image is escaped with ``MarkupEscaping``. As a second wall, a
+/// Content-Security-Policy allows only the page's own script, by its SHA-256, so markup that
+/// slipped through escaping still could not run anything.
+public enum HTMLReportRenderer {
+    /// One image of the report and the folder (relative to the report) holding its outputs.
+    public struct Card: Sendable {
+        public let digest: ImageDigest
+        public let folder: String
+
+        public init(digest: ImageDigest, folder: String) {
+            self.digest = digest
+            self.folder = folder
+        }
+    }
+
+    public static func html(summary: RunSummary, cards: [Card]) -> String {
+        let e = MarkupEscaping.escape
+        let scriptHash = Data(SHA256.hex(Array(script.utf8)).hexBytes).base64EncodedString()
+        let failed = cards.filter { $0.digest.status != .ok }
+        let kinds = summary.requests.kinds
+        var out = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>analyze report: \(summary.images.total) images</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header>
+        <h1>analyze report</h1>
+        <p class="totals">\(summary.images.total) images: \(summary.images.analysed) analysed, \(summary.images.failed) failed, \(summary.images.checkFailed) failed a check.
+        """
+        for kind in kinds {
+            out += " <span class=\"total \(kind.rawValue)\">\(e(kind.rawValue)): \(summary.totals[kind.rawValue] ?? 0)</span>"
+        }
+        out += "</p>\n"
+        if !summary.checks.isEmpty {
+            out += "<p class=\"checks\">Checks: \(e(summary.checks.map(\.description).joined(separator: ", ")))</p>\n"
+        }
+        out += "<nav id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"Search payloads and text…\" aria-label=\"Search\">"
+        out += "<label><input type=\"checkbox\" id=\"only-failed\"> failed only</label>"
+        for kind in kinds {
+            out += "<label><input type=\"checkbox\" class=\"kind-filter\" value=\"\(kind.rawValue)\"> with \(kind.rawValue)</label>"
+        }
+        out += "<span id=\"shown\"></span></nav>\n</header>\n"
+
+        if !failed.isEmpty {
+            out += "<section id=\"failures\"><h2>Failed (\(failed.count))</h2><ul>\n"
+            for card in failed {
+                let reason = card.digest.status == .failed
+                    ? "\(card.digest.errorMessage ?? "failed") [\(card.digest.errorCode ?? "?")]"
+                    : card.digest.checkFailures.joined(separator: "; ")
+                out += "<li class=\"failure\"><span class=\"file\">\(e(card.digest.file))</span>: <span class=\"reason\">\(e(reason))</span></li>\n"
+            }
+            out += "</ul></section>\n"
+        }
+
+        out += "<main id=\"cards\">\n"
+        for card in cards {
+            out += self.card(card, kinds: kinds)
+        }
+        out += "</main>\n<script>\(script)</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    static func card(_ card: Card, kinds: [ObservationKind]) -> String {
+        let e = MarkupEscaping.escape
+        let d = card.digest
+        let base = (card.folder.isEmpty ? "" : card.folder + "/") + urlComponent(d.outputName)
+        let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
+        var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\">\n"
+        if d.status != .failed {
+            out += "<a href=\"\(e(base)).png\"><img loading=\"lazy\" src=\"\(e(base)).png\" alt=\"annotated \(e(d.file))\"></a>\n"
+        }
+        out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
+        if d.status == .failed {
+            out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
+        } else {
+            out += "<p class=\"links\"><a href=\"\(e(base)).png\">PNG</a> <a href=\"\(e(base)).svg\">SVG</a> <a href=\"\(e(base)).json\">JSON</a>"
+            if let w = d.width, let h = d.height { out += " <span class=\"size\">\(w)×\(h)</span>" }
+            if let o = d.orientation, o != 1 { out += " <span class=\"orientation\">orientation \(o)</span>" }
+            out += "</p>\n<ul class=\"counts\">"
+            for kind in kinds {
+                out += "<li class=\"\(kind.rawValue)\">\(kind.rawValue): \(d.counts[kind.rawValue] ?? 0)</li>"
+            }
+            out += "</ul>\n"
+            for failure in d.checkFailures { out += "<p class=\"check-failure\">\(e(failure))</p>\n" }
+            if !d.payloads.isEmpty {
+                out += "<ul class=\"payloads\">" + d.payloads.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n"
+            }
+            if !d.textPreview.isEmpty {
+                out += "<pre class=\"text\">\(e(d.textPreview.joined(separator: "\n")))</pre>\n"
+            }
+        }
+        return out + "</article>\n"
+    }
+
+    static func urlComponent(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? name
+    }
+
+    /// The page's only script: filters and search over the cards' text (textContent, never HTML).
+    static let script = """
+    (function () {
+      var search = document.getElementById('search');
+      var onlyFailed = document.getElementById('only-failed');
+      var kindBoxes = Array.prototype.slice.call(document.querySelectorAll('.kind-filter'));
+      var cards = Array.prototype.slice.call(document.querySelectorAll('article.card'));
+      var shown = document.getElementById('shown');
+      function update() {
+        var q = search.value.trim().toLowerCase();
+        var kinds = kindBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+        var n = 0;
+        cards.forEach(function (card) {
+          var has = (card.getAttribute('data-kinds') || '').split(' ');
+          var ok = (!q || card.textContent.toLowerCase().indexOf(q) >= 0)
+            && (!onlyFailed.checked || card.getAttribute('data-status') !== 'ok')
+            && kinds.every(function (k) { return has.indexOf(k) >= 0; });
+          card.hidden = !ok;
+          if (ok) { n += 1; }
+        });
+        shown.textContent = n + ' of ' + cards.length + ' shown';
+      }
+      search.addEventListener('input', update);
+      onlyFailed.addEventListener('change', update);
+      kindBoxes.forEach(function (b) { b.addEventListener('change', update); });
+      update();
+      document.body.setAttribute('data-ready', 'yes');
+    })();
+    """
+
+    static let style = """
+    body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#222}
+    header{position:sticky;top:0;background:#fff;padding:8px 16px;border-bottom:1px solid #ddd;z-index:1}
+    h1{font-size:18px;margin:0 0 4px}.totals .total{margin-left:8px;padding:1px 6px;border-radius:8px;background:#eef}
+    nav label{margin-left:12px}#search{width:280px;padding:4px}#shown{margin-left:12px;color:#666}
+    #failures{margin:12px 16px;padding:8px 12px;background:#fff0f0;border:1px solid #e99;border-radius:6px}
+    #failures h2{font-size:15px;margin:0 0 4px;color:#a00}
+    main{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:12px;padding:16px}
+    .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px;overflow:hidden}
+    .card.failed{border-color:#e99;background:#fff6f6}.card.check-failed{border-color:#e9b949}
+    .card img{width:100%;max-height:220px;object-fit:contain;background:#eee}
+    .card h3{font-size:13px;margin:6px 0;word-break:break-all}.counts{list-style:none;padding:0;margin:4px 0;display:flex;flex-wrap:wrap;gap:6px}
+    .counts li{padding:0 6px;border-radius:8px;background:#eef;font-size:12px}
+    .payloads{margin:4px 0;padding-left:18px;font-family:monospace;font-size:12px;word-break:break-all}
+    pre.text{white-space:pre-wrap;font-size:12px;background:#f8f8f8;padding:4px;margin:4px 0;max-height:8em;overflow:hidden}
+    .error,.check-failure{color:#a00}
+    """
+}
+
+extension String {
+    /// Bytes of a hex string (pairs of hex digits).
+    var hexBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        var index = startIndex
+        while index < endIndex, let next = self.index(index, offsetBy: 2, limitedBy: endIndex) {
+            if let byte = UInt8(self[index ..< next], radix: 16) { bytes.append(byte) }
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Writes a run's `summary.json` and `index.html`, and merges shard outputs into one report.
+///
+/// A run with `--shard K/N` writes `summary.shard-K-of-N.json` and `index.shard-K-of-N.html`,
+/// so shards can share one output folder; `analyze report DIR…` merges them.
+public enum RunReport {
+    public static func names(shard: Shard?) -> (summary: String, index: String) {
+        guard let shard else { return ("summary.json", "index.html") }
+        let suffix = "shard-\(shard.index)-of-\(shard.count)"
+        return ("summary.\(suffix).json", "index.\(suffix).html")
+    }
+
+    /// Writes the summary and the HTML page for a run whose per-image files are in `directory`.
+    public static func write(_ summary: RunSummary, to directory: URL, shard: Shard?) throws(AnalysisError) {
+        let (summaryName, indexName) = names(shard: shard)
+        try AtomicFileWriter.write(try JSONRenderer.encode(summary), to: directory.appendingPathComponent(summaryName))
+        let cards = summary.entries.map { HTMLReportRenderer.Card(digest: $0, folder: "") }
+        try AtomicFileWriter.write(HTMLReportRenderer.html(summary: summary, cards: cards), to: directory.appendingPathComponent(indexName))
+    }
+
+    /// Merges the summaries found in `directories` (their shard summaries if they have any,
+    /// else their `summary.json`) into `output`'s `summary.json` and `index.html`.
+    public static func merge(directories: [URL], into output: URL) throws(AnalysisError) -> RunSummary {
+        var parts: [(summary: RunSummary, folder: URL)] = []
+        for directory in directories {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            let shards = names.filter { $0.hasPrefix("summary.shard-") && $0.hasSuffix(".json") }
+            let chosen = shards.isEmpty ? names.filter { $0 == "summary.json" } : shards
+            guard !chosen.isEmpty else { throw AnalysisError(.missingFile, "no summary.json or summary.shard-*.json", file: directory.path) }
+            for name in chosen {
+                let url = directory.appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: url.path) else { throw AnalysisError(.unreadable, "cannot read", file: url.path) }
+                do {
+                    parts.append((try JSONDecoder().decode(RunSummary.self, from: data), directory))
+                } catch {
+                    throw AnalysisError(.undecodable, "not an analyze summary: \(error)", file: url.path)
+                }
+            }
+        }
+        let merged = try RunSummary.merge(parts.map(\.summary))
+        var folderOf: [String: String] = [:]
+        for part in parts {
+            let folder = relativeFolder(from: output, to: part.folder)
+            for entry in part.summary.entries { folderOf[entry.file] = folder }
+        }
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw AnalysisError(.outputFailed, "cannot create the report folder", file: output.path)
+        }
+        try AtomicFileWriter.write(try JSONRenderer.encode(merged), to: output.appendingPathComponent("summary.json"))
+        let cards = merged.entries.map { HTMLReportRenderer.Card(digest: $0, folder: folderOf[$0.file] ?? "") }
+        try AtomicFileWriter.write(HTMLReportRenderer.html(summary: merged, cards: cards), to: output.appendingPathComponent("index.html"))
+        return merged
+    }
+
+    static func relativeFolder(from report: URL, to folder: URL) -> String {
+        let a = report.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let b = folder.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var common = 0
+        while common < min(a.count, b.count), a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...]).joined(separator: "/")
+    }
+}
