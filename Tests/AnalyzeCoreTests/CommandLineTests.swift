@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import AnalyzeCore
 
 /// End-to-end: runs the built `analyze` binary as a user or a script would.
 @Suite("The analyze command")
@@ -38,7 +39,7 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         let stems = ["gift-card", "printed-page", "product-label", "receipt-exif6"]
-        #expect(files == stems.flatMap { ["\($0).json", "\($0).png", "\($0).svg"] })
+        #expect(files == (stems.flatMap { ["\($0).json", "\($0).png", "\($0).svg"] } + ["index.html", "summary.json"]).sorted())
         // One line per image on stderr, plus the summary.
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 4)
         #expect(result.stderr.contains("ean13 \"5901234123457\""))
@@ -56,7 +57,7 @@ struct CommandLineTests {
         #expect(failures.contains { $0.contains("/no/such/file.jpg") && $0.contains("no such file") })
         #expect(failures.contains { $0.contains("truncated.jpg") && $0.contains("truncated") })
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        #expect(files.sorted() == ["qr-hello.json", "qr-hello.png", "qr-hello.svg"])
+        #expect(files.sorted() == ["index.html", "qr-hello.json", "qr-hello.png", "qr-hello.svg", "summary.json"])
     }
 
     @Test(arguments: [["--symbologies", "aztec", "x.png"], ["--jobs", "0", "x.png"], [], ["--no-such-flag", "x.png"]])
@@ -84,5 +85,64 @@ struct CommandLineTests {
         let codes = try #require(json?["barcodes"] as? [[String: Any]])
         #expect(codes.map { $0["symbology"] as? String } == ["qr"])
         #expect(json?["text"] == nil)
+    }
+}
+
+@Suite("The analyze command in CI")
+struct CommandLineCITests {
+    let cli = CommandLineTests()
+
+    @Test func jsonlPrintsOneObjectPerImageAndRequireFailsTheRun() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try cli.run([Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/none.png"), Fixture.path("bad/empty.jpg"),
+                                  "--jsonl", "--require", "barcodes", "-o", out.path, "--junit", out.appendingPathComponent("junit.xml").path])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.filter { $0["error"] != nil }.count == 1)
+        let hello = try #require(objects.first { ($0["file"] as? String)?.hasSuffix("qr-hello.png") == true })
+        // The line holds the same content as the image's JSON file.
+        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("qr-hello.json"))) as? NSDictionary
+        #expect(NSDictionary(dictionary: hello) == file)
+        #expect(result.stderr.contains("--require barcodes: no barcodes found"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("junit.xml").path))
+    }
+
+    @Test func filesFromStandardInput() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["--files-from", "-", "--barcodes", "-o", out.path, "--quiet"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("\(Fixture.path("barcodes/qr-hello.png"))\n\n\(Fixture.path("barcodes/code128.png"))\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let jsons = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") && $0 != "summary.json" }
+        #expect(jsons.sorted() == ["code128.json", "qr-hello.json"])
+    }
+
+    @Test func shardsOnTheCommandLineMergeIntoOneReport() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for k in 0 ..< 3 {
+            let result = try cli.run([Fixture.path("barcodes"), "--barcodes", "--shard", "\(k)/3", "-o", out.path, "--no-png", "--no-svg", "--quiet"])
+            #expect(result.status == 0)
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.shard-\(k)-of-3.json").path))
+        }
+        let merged = try cli.run(["report", out.path])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
+        let images = try #require(summary["images"] as? [String: Any])
+        #expect(images["total"] as? Int == InputCollector.collect([Fixture.path("barcodes")]).count)
+        #expect(try cli.run(["report", "/nonexistent-folder"]).status == 2)
     }
 }

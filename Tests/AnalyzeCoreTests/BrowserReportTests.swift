@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Loads index.html in headless Chromium (Debian `chromium`, installed by scripts/test) and
+/// checks the DOM after the page's script ran.
+@Suite("The report in a real browser")
+struct BrowserReportTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test func theReportShowsCardsAndHostilePayloadsAsTextAndRunsNoInjectedScript() throws {
+        let browser = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let inputs = [Fixture.path("barcodes"), Fixture.path("text/hostile-text.png"), Fixture.path("bad/empty.jpg")]
+        let requests = RequestSet(barcodes: BarcodeRequest(), text: TextRequest())
+        let sources = InputCollector.collect(inputs)
+        let outcomes = try BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: out), jobs: 2).run()
+        try RunReport.write(RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()), to: out, shard: nil)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: browser)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=3000",
+                             "--user-data-dir=\(out.path)/.chromium", "--dump-dom", out.appendingPathComponent("index.html").absoluteString]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let dom = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        // Our own script ran (it marks the body) and counted the cards.
+        #expect(dom.contains("data-ready=\"yes\""))
+        #expect(dom.contains("\(sources.count) of \(sources.count) shown"))
+        #expect(dom.components(separatedBy: "<article class=\"card").count - 1 == sources.count)
+        // The hostile payload is text in the DOM, not elements: no injected <img>, no second script.
+        #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"))
+        #expect(!dom.contains("<img src=\"x\""))
+        #expect(dom.components(separatedBy: "<script").count == 2)
+        #expect(dom.contains("&lt;script&gt;x&lt;/script&gt;"))
+        // The failed image is listed with its reason.
+        #expect(dom.contains("the file is empty"))
+    }
+}
