@@ -27,7 +27,10 @@ final class ZBarScanner {
     deinit { zbar_image_scanner_destroy(scanner) }
 
     /// Scans an 8-bit gray matrix (`zbar_scan_image` on a Y800 image) and returns its symbols.
-    func scan(_ gray: OpenCVMat, inverted: Bool) throws(AnalysisError) -> [BarcodeObservation] {
+    /// `density` is ZBar's scan-line spacing (1 = every row and column, 2 = every other one).
+    func scan(_ gray: OpenCVMat, inverted: Bool, density: Int = 1) throws(AnalysisError) -> [BarcodeObservation] {
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Int32(density))
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(density))
         guard gray.channels == 1 else { throw AnalysisError(.engineFailed, "ZBar needs a gray image") }
         guard let image = zbar_image_create() else { throw AnalysisError(.engineFailed, "zbar_image_create failed") }
         defer { zbar_image_destroy(image) }

@@ -2,7 +2,9 @@
 ///
 /// Every symbology is enabled unless `symbologies` restricts them. Each image is scanned as it is
 /// and inverted, so light-on-dark codes decode without a flag; when neither pass finds anything,
-/// the image is scanned again rotated by 45° so 1-D codes at diagonal angles are read too.
+/// the image is scanned again turned by 45° for 1-D codes, so codes at diagonal angles are read
+/// too (ZBar reads 1-D codes only along rows and columns). The extra passes run on a copy of at
+/// most ``secondaryPassMaximumSide`` pixels.
 public struct BarcodeRequest: ImageRequest, Codable, Hashable {
     public static let kind = ObservationKind.barcodes
 
@@ -19,23 +21,50 @@ public struct BarcodeRequest: ImageRequest, Codable, Hashable {
         self.tryRotated = tryRotated
     }
 
+    /// The extra passes (inverted, rotated) run on a copy at most this many pixels on its longer
+    /// side: codes that are only found there are large, and a 45°-rotated canvas of a 12 MP scan
+    /// would be 24 MP. Coordinates are mapped back exactly.
+    public static let secondaryPassMaximumSide = 1000
+    /// Scan-line spacing of the extra passes (every other row and column).
+    public static let secondaryPassDensity = 2
+
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
         let scanner = try engines.barcodeScanner(for: symbologies)
         let gray = try image.gray()
         var found = try scanner.scan(gray, inverted: false)
+        guard tryInverted || tryRotated else { return found.sortedForOutput() }
+
+        let (small, scale) = try Self.limited(gray, maximumSide: Self.secondaryPassMaximumSide)
+        let toImage = [1 / scale, 0, 0, 0, 1 / scale, 0]
         if tryInverted {
-            let inverted = try gray.inverted()
-            found.merge(try scanner.scan(inverted, inverted: true))
+            found.merge(try scanner.scan(try small.inverted(), inverted: true, density: Self.secondaryPassDensity).mapped(through: toImage))
         }
-        if found.isEmpty && tryRotated {
-            let (rotated, inverse) = try gray.rotated(byDegrees: 45, fill: 255)
-            found.merge(try scanner.scan(rotated, inverted: false).mapped(through: inverse))
-            if tryInverted && found.isEmpty {
-                let (rotatedInverse, inverse2) = try gray.inverted().rotated(byDegrees: 45, fill: 0)
-                found.merge(try scanner.scan(rotatedInverse, inverted: true).mapped(through: inverse2))
-            }
+        // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
+        let linear = symbologies.filter { !Self.twoDimensional.contains($0) }
+        if found.isEmpty && tryRotated && !linear.isEmpty {
+            let linearScanner = try engines.barcodeScanner(for: linear)
+            let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
+            found.merge(try linearScanner.scan(rotated, inverted: false, density: Self.secondaryPassDensity).mapped(through: Self.compose(toImage, inverse)))
         }
         return found.sortedForOutput()
+    }
+
+    /// Symbologies whose decoders already handle any rotation.
+    static let twoDimensional: Set<BarcodeSymbology> = [.qr, .sqcode, .pdf417]
+
+    /// The image itself when it is small enough, else a copy scaled to `maximumSide`, with the scale.
+    static func limited(_ gray: OpenCVMat, maximumSide: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
+        let side = max(gray.width, gray.height)
+        guard side > maximumSide else { return (gray, 1) }
+        let scale = Double(maximumSide) / Double(side)
+        let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
+        return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
+    }
+
+    /// The affine map `outer ∘ inner` (apply `inner`, then `outer`), both 2×3 row-major.
+    static func compose(_ outer: [Double], _ inner: [Double]) -> [Double] {
+        [outer[0] * inner[0] + outer[1] * inner[3], outer[0] * inner[1] + outer[1] * inner[4], outer[0] * inner[2] + outer[1] * inner[5] + outer[2],
+         outer[3] * inner[0] + outer[4] * inner[3], outer[3] * inner[1] + outer[4] * inner[4], outer[3] * inner[2] + outer[4] * inner[5] + outer[5]]
     }
 }
 

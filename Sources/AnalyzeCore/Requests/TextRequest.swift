@@ -52,9 +52,11 @@ public struct TextRequest: ImageRequest, Codable, Hashable {
     /// Tesseract's orientation confidence below which a page is left as it is.
     static let minimumOrientationConfidence = 2.0
 
-    /// A reading is poor when it found no words or their mean confidence is under 70%.
+    /// A reading is poor when it found words but their mean confidence is under 70%: a page
+    /// turned in its pixels reads as confident-looking garbage. (A photo with no text at all is
+    /// not asked: orientation detection would cost time and find nothing to read.)
     static func isPoor(_ lines: [TextObservation]) -> Bool {
-        lines.isEmpty || meanConfidence(lines) < 0.7
+        !lines.isEmpty && meanConfidence(lines) < 0.7
     }
 
     static func meanConfidence(_ lines: [TextObservation]) -> Double {
