@@ -146,3 +146,32 @@ struct CommandLineCITests {
         #expect(try cli.run(["report", "/nonexistent-folder"]).status == 2)
     }
 }
+
+@Suite("Interrupting the analyze command")
+struct InterruptTests {
+    @Test func ctrlCLeavesOnlyCompleteOutputsAndNoTemporaryFiles() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        // Enough work that the interrupt lands mid-run.
+        let inputs = [Fixture.path("samples"), Fixture.path("orientation"), Fixture.path("rects"), Fixture.path("text")]
+        process.arguments = inputs + ["--barcodes", "--text", "--rects", "-o", out.path, "--jobs", "2", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        process.interrupt()
+        process.waitUntilExit()
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!files.contains { $0.hasPrefix(".") || $0.hasSuffix(".tmp") })
+        if process.terminationReason == .exit && process.terminationStatus == 130 {
+            // Whatever was written is complete: every JSON parses.
+            for name in files where name.hasSuffix(".json") {
+                #expect((try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name)))) != nil)
+            }
+        } else {
+            // The run finished before the interrupt arrived; then it must have succeeded.
+            #expect(process.terminationStatus == 0)
+        }
+    }
+}
