@@ -148,7 +148,7 @@ extern "C" int aocv_encode_png(const aocv_mat *mat, uint8_t **bytes, size_t *len
     *length = 0;
     return aocv_guard<int>(status, 0, [&]() -> int {
         std::vector<uint8_t> buffer;
-        if (!cv::imencode(".png", mat->m, buffer, {cv::IMWRITE_PNG_COMPRESSION, 1}))
+        if (!cv::imencode(".png", mat->m, buffer, {cv::IMWRITE_PNG_COMPRESSION, 1, cv::IMWRITE_PNG_STRATEGY, cv::IMWRITE_PNG_STRATEGY_RLE}))
             throw std::runtime_error("PNG encoder failed");
         uint8_t *out = (uint8_t *)std::malloc(buffer.size());
         if (!out) throw std::bad_alloc();

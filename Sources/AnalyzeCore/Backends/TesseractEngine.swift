@@ -49,7 +49,13 @@ final class TesseractEngine {
             TessBaseAPISetSourceResolution(api, 300)
             return TessBaseAPIRecognize(api, nil) == 0
         }
-        defer { TessBaseAPIClear(api) }
+        defer {
+            TessBaseAPIClear(api)
+            // Forget what the legacy classifier adapted to on this page: every image is read as if
+            // it were the first (results independent of which worker read what before), and the
+            // adapted templates do not grow over a long run.
+            TessBaseAPIClearAdaptiveClassifier(api)
+        }
         guard recognized else { throw AnalysisError(.engineFailed, "Tesseract failed to recognise the page") }
 
         var fullText = ""

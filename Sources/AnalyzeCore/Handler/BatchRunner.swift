@@ -56,7 +56,7 @@ public struct BatchRunner: Sendable {
         // OpenCV's own pool would multiply with our workers: one thread per worker.
         OpenCVRuntime.setThreads(1)
 
-        let state = BatchState(count: sources.count)
+        let state = BatchState(order: Self.largestFirst(sources))
         let reporting = DispatchQueue(label: "analyze.batch.reporting")
         let workers = DispatchQueue(label: "analyze.batch.workers", qos: .userInitiated, attributes: .concurrent)
         let group = DispatchGroup()
@@ -69,12 +69,25 @@ public struct BatchRunner: Sendable {
                     let outcome = process(index: index, engines: engines, optionsHash: optionsHash)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
+                    // Hand freed image buffers back to the system between images, so the peak
+                    // does not creep up with fragmentation over a long run.
+                    ProcessMemory.releaseFreePages()
                 }
             }
         }
         group.wait()
         reporting.sync {}
         return state.outcomes()
+    }
+
+    /// Input indices, largest file first: the longest jobs start first, so the workers finish
+    /// together instead of one worker ending the run alone on the biggest page (LPT scheduling).
+    /// Only the processing order changes; outcomes keep their input order.
+    static func largestFirst(_ sources: [ImageSource]) -> [Int] {
+        let sizes = sources.map { source -> Int in
+            ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
+        }
+        return sources.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// Analyses, checks, renders and writes one image; never throws: errors become the outcome.
@@ -128,26 +141,31 @@ public struct BatchRunner: Sendable {
     func write(_ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
                timings: inout StageTimings) throws(AnalysisError) {
         let base = output.directory.appendingPathComponent(source.outputName)
-        let files = try timings.measure("render") { () throws(AnalysisError) -> [(URL, [UInt8])] in
-            var files: [(URL, [UInt8])] = []
-            if output.writePNG {
-                files.append((base.appendingPathExtension("png"), try AnnotatedImageRenderer.png(of: image, analysis: analysis)))
-            }
-            if output.writeSVG {
-                let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
-                files.append((base.appendingPathExtension("svg"), Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8)))
-            }
-            if output.rectify {
-                for (n, rect) in (analysis.rectangles ?? []).enumerated() {
-                    let size = rect.rectifiedSize
-                    let crop = try image.color.warped(quad: rect.corners, width: size.width, height: size.height)
-                    files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), try crop.pngData()))
+        var files: [(URL, [UInt8])] = []
+        if output.writePNG {
+            files.append((base.appendingPathExtension("png"), try timings.measure("render.png") { () throws(AnalysisError) in
+                try AnnotatedImageRenderer.png(of: image, analysis: analysis)
+            }))
+        }
+        if output.writeSVG {
+            let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
+            files.append((base.appendingPathExtension("svg"), timings.measure("render.svg") {
+                Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8)
+            }))
+        }
+        if output.rectify {
+            for (n, rect) in (analysis.rectangles ?? []).enumerated() {
+                let size = rect.rectifiedSize
+                let crop = try timings.measure("render.rectify") { () throws(AnalysisError) in
+                    try image.color.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
                 }
+                files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), crop))
             }
-            if output.writeJSON {
-                files.append((base.appendingPathExtension("json"), try JSONRenderer.encode(analysis)))
-            }
-            return files
+        }
+        if output.writeJSON {
+            files.append((base.appendingPathExtension("json"), try timings.measure("render.json") { () throws(AnalysisError) in
+                try JSONRenderer.encode(analysis)
+            }))
         }
         try timings.measure("write") { () throws(AnalysisError) in
             for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }
@@ -166,16 +184,21 @@ public struct BatchRunner: Sendable {
 private final class BatchState: @unchecked Sendable {
     // Invariant: `cursor` and `slots` are only read or written while `lock` is held.
     private let lock = NSLock()
+    private let order: [Int]
     private var cursor = 0
     private var slots: [ImageOutcome?]
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    /// `order`: the input indices in the order they are handed out.
+    init(order: [Int]) {
+        self.order = order
+        slots = Array(repeating: nil, count: order.count)
+    }
 
     func next() -> Int? {
         lock.withLock {
-            guard cursor < slots.count else { return nil }
+            guard cursor < order.count else { return nil }
             defer { cursor += 1 }
-            return cursor
+            return order[cursor]
         }
     }
 
