@@ -2,6 +2,9 @@
 #include "aocv_internal.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <png.h>
+#include <stdexcept>
+#include <vector>
 #include <algorithm>
 #include <cmath>
 
@@ -143,13 +146,52 @@ extern "C" aocv_mat *aocv_warp_quad(const aocv_mat *mat, const double corners[8]
     });
 }
 
+/// Appends libpng's output to a byte vector.
+static void appendToVector(png_structp png, png_bytep data, png_size_t length) {
+    auto *out = static_cast<std::vector<uint8_t> *>(png_get_io_ptr(png));
+    out->insert(out->end(), data, data + length);
+}
+
+/// libpng errors unwind through a C++ exception (libpng's default is longjmp).
+[[noreturn]] static void throwPNGError(png_structp, png_const_charp message) { throw std::runtime_error(message); }
+
+/// Encodes with libpng directly rather than cv::imencode, to choose the speed/size trade-off:
+/// the SUB row filter only (libpng's default tries all five on every row) and zlib level 1.
+/// On the corpus this halves the annotated PNG's cost for files about 10% larger.
+static std::vector<uint8_t> encodePNG(const cv::Mat &m) {
+    if (m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3)) throw std::runtime_error("PNG needs 8-bit gray or BGR");
+    std::vector<uint8_t> out;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, throwPNGError, nullptr);
+    if (!png) throw std::bad_alloc();
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, nullptr);
+        throw std::bad_alloc();
+    }
+    try {
+        png_set_write_fn(png, &out, appendToVector, nullptr);
+        png_set_IHDR(png, info, (png_uint_32)m.cols, (png_uint_32)m.rows, 8,
+                     m.channels() == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+        png_set_compression_level(png, 1);
+        png_write_info(png, info);
+        if (m.channels() == 3) png_set_bgr(png);
+        for (int y = 0; y < m.rows; ++y) png_write_row(png, m.ptr<uint8_t>(y));
+        png_write_end(png, nullptr);
+    } catch (...) {
+        png_destroy_write_struct(&png, &info);
+        throw;
+    }
+    png_destroy_write_struct(&png, &info);
+    return out;
+}
+
 extern "C" int aocv_encode_png(const aocv_mat *mat, uint8_t **bytes, size_t *length, aocv_status *status) {
     *bytes = nullptr;
     *length = 0;
     return aocv_guard<int>(status, 0, [&]() -> int {
-        std::vector<uint8_t> buffer;
-        if (!cv::imencode(".png", mat->m, buffer, {cv::IMWRITE_PNG_COMPRESSION, 1, cv::IMWRITE_PNG_STRATEGY, cv::IMWRITE_PNG_STRATEGY_RLE}))
-            throw std::runtime_error("PNG encoder failed");
+        const std::vector<uint8_t> buffer = encodePNG(mat->m);
         uint8_t *out = (uint8_t *)std::malloc(buffer.size());
         if (!out) throw std::bad_alloc();
         std::copy(buffer.begin(), buffer.end(), out);
