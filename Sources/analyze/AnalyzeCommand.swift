@@ -231,7 +231,8 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        ProcessEnvironment.installInterruptHandler()
+        let cancellation = CancellationFlag()
+        ProcessEnvironment.installInterruptHandler(cancelling: cancellation)
         var arguments = inputs
         if let filesFrom { arguments += try Self.readPathList(filesFrom) }
         var sources = InputCollector.collect(arguments)
@@ -251,6 +252,7 @@ struct AnalyzeCommand: ParsableCommand {
         runner.checks = checks
         runner.resume = resume
         runner.retainsObservations = false
+        runner.cancellation = cancellation
 
         let progress = ProgressReporter(total: sources.count, quiet: quiet, jsonl: jsonl)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -277,6 +279,10 @@ struct AnalyzeCommand: ParsableCommand {
         } catch {
             Self.printError("analyze: \(error)")
             throw ExitCode(2)
+        }
+        if cancellation.isCancelled {
+            Self.printError("analyze: interrupted after \(outcomes.count) of \(sources.count) image(s); the outputs written are complete (continue with --resume)")
+            throw ExitCode(128 + (ProcessEnvironment.interruptingSignal ?? SIGINT))
         }
         let failed = summary.images.failed, checkFailed = summary.images.checkFailed
         let resumedNote = summary.images.resumed > 0 ? ", \(summary.images.resumed) up to date (resumed)" : ""

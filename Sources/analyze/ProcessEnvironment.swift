@@ -31,21 +31,31 @@ enum ProcessEnvironment {
         return !arguments.contains(where: requestFlags.contains)
     }
 
-    /// On Ctrl-C or SIGTERM: remove temporary files being written, then exit 130/143, so no
-    /// half-written output survives.
-    static func installInterruptHandler() {
+    /// On the first Ctrl-C or SIGTERM: stop taking new images; images in progress finish and
+    /// are written completely, then the command exits 130/143. On a second one: remove the
+    /// temporary files being written and exit at once. Either way no half-written output survives.
+    static func installInterruptHandler(cancelling flag: CancellationFlag) {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                AtomicFileWriter.removeInFlight()
-                FileHandle.standardError.write(Data("analyze: interrupted; outputs written so far are complete, nothing partial was left\n".utf8))
-                exit(128 + sig)
+                if flag.isCancelled {
+                    AtomicFileWriter.removeInFlight()
+                    FileHandle.standardError.write(Data("analyze: interrupted again; stopped without finishing\n".utf8))
+                    exit(128 + sig)
+                }
+                interruptingSignal = sig
+                flag.cancel()
+                FileHandle.standardError.write(Data("analyze: interrupted; finishing the images in progress (again to stop at once)\n".utf8))
             }
             source.resume()
             sources.append(source)
         }
     }
+
+    /// The signal that cancelled the run, if any (set once, from the signal queue, before the
+    /// flag is cancelled; read after the run).
+    nonisolated(unsafe) static var interruptingSignal: Int32?
 
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 }

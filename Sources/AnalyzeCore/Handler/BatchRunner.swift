@@ -21,6 +21,8 @@ public struct BatchRunner: Sendable {
     /// Keep every image's observations in the returned outcomes (tests); the command drops them
     /// after reporting, so memory does not grow with the folder.
     public var retainsObservations = true
+    /// When set and cancelled, workers take no new image; the run returns the outcomes so far.
+    public var cancellation: CancellationFlag?
 
     public init(sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
                 maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
@@ -56,7 +58,7 @@ public struct BatchRunner: Sendable {
         // OpenCV's own pool would multiply with our workers: one thread per worker.
         OpenCVRuntime.setThreads(1)
 
-        let state = BatchState(order: Self.largestFirst(sources))
+        let state = BatchState(order: Self.largestFirst(sources), cancellation: cancellation)
         let reporting = DispatchQueue(label: "analyze.batch.reporting")
         let workers = DispatchQueue(label: "analyze.batch.workers", qos: .userInitiated, attributes: .concurrent)
         let group = DispatchGroup()
@@ -185,17 +187,20 @@ private final class BatchState: @unchecked Sendable {
     // Invariant: `cursor` and `slots` are only read or written while `lock` is held.
     private let lock = NSLock()
     private let order: [Int]
+    private let cancellation: CancellationFlag?
     private var cursor = 0
     private var slots: [ImageOutcome?]
 
     /// `order`: the input indices in the order they are handed out.
-    init(order: [Int]) {
+    init(order: [Int], cancellation: CancellationFlag?) {
         self.order = order
+        self.cancellation = cancellation
         slots = Array(repeating: nil, count: order.count)
     }
 
     func next() -> Int? {
-        lock.withLock {
+        if cancellation?.isCancelled == true { return nil }
+        return lock.withLock {
             guard cursor < order.count else { return nil }
             defer { cursor += 1 }
             return order[cursor]
