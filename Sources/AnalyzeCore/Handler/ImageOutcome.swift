@@ -15,13 +15,8 @@ public struct ImageOutcome: Sendable {
 
     init(source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String] = [],
          resumed: Bool = false, timings: StageTimings) {
-        self.source = source
-        self.index = index
-        self.result = result
-        self.checkFailures = checkFailures
-        self.resumed = resumed
-        self.timings = timings
-        digest = ImageDigest(source: source, result: result, checkFailures: checkFailures)
+        self.init(source: source, index: index, result: result, checkFailures: checkFailures, resumed: resumed, timings: timings,
+                  digest: ImageDigest(source: source, result: result, checkFailures: checkFailures))
     }
 
     public var analysis: ImageAnalysis? { try? result.get() }
