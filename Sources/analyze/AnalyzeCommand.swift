@@ -12,19 +12,13 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: """
         For every input image, writes into the output folder:
           <name>.png   the upright image with every observation drawn on it
-          <name>.svg   a vector overlay of the same observations (references the input image)
-          <name>.json  the observations as data (see README: "JSON output")
-        plus index.html (a self-contained report page) and summary.json (totals, failures,
-        timings) for the run, and prints one line per image on stderr (a progress bar instead
-        when stderr is a terminal). <name> is the file's stem; when two inputs share
-        a stem, each gets a suffix from a hash of its path.
+          <name>.svg   a vector overlay of the observations (refers to the input)
+          <name>.json  the observations as data (see the README's "JSON" section)
+        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path.
 
-        EXIF orientation is applied before any request runs; all coordinates are pixels of the
-        upright image, origin top-left. With no request flag, every request runs.
+        EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs.
 
-        Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid
-        check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not
-        writable).
+        Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not writable).
 
         Merge the outputs of sharded runs (--shard) into one report:
           analyze report DIR... [-o OUT]

@@ -8,11 +8,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "analyze report",
         abstract: "Merge the outputs of sharded runs (--shard K/N) into one index.html and summary.json.",
         discussion: """
-        Reads every summary.shard-K-of-N.json (or, if there are none, summary.json) in each DIR and
-        writes the merged summary.json and index.html into OUT (default: the first DIR). Links in
-        the page point to each image's files where they are. Exit status: 0 merged, and no image
-        failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, or
-        the summaries come from runs with different options.
+        Reads every summary.shard-K-of-N.json (or, if there are none, summary.json) in each DIR and writes the merged summary.json and index.html into OUT (default: the first DIR). Links in the page point to each image's files where they are.
+
+        Exit status: 0 merged and no image failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, or the summaries come from runs with different options.
         """
     )
 
