@@ -131,9 +131,8 @@ public struct BatchRunner: Sendable {
         var expected: [String] = []
         if output.writePNG { expected.append(base.appendingPathExtension("png").path) }
         if output.writeSVG { expected.append(base.appendingPathExtension("svg").path) }
-        if output.rectify {
-            expected += (1 ... max(1, previous.rectangles?.count ?? 0)).prefix(previous.rectangles?.count ?? 0)
-                .map { output.directory.appendingPathComponent("\(source.outputName).rect-\($0).png").path }
+        if output.rectify, let count = previous.rectangles?.count, count > 0 {
+            expected += (1 ... count).map { output.directory.appendingPathComponent("\(source.outputName).rect-\($0).png").path }
         }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }

@@ -25,7 +25,8 @@ public struct TextRequest: ImageRequest, Codable, Hashable {
         try performWithFullText(on: image, engines: engines).lines
     }
 
-    /// Lines and the whole page text, from one recognition pass.
+    /// Lines and the whole page text. One recognition pass; a second only when the first reading
+    /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     func performWithFullText(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let engine = try engines.textEngine(languages: languages)
         let gray = try image.gray()
