@@ -70,8 +70,11 @@ struct CommandLineTests {
     @Test func helpExplainsEveryFlag() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
-        for flag in ["--barcodes", "--text", "--symbologies", "--characters", "--languages", "--jobs", "--output",
-                     "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "Exit status"] {
+        for flag in ["--rects", "--min-aspect-ratio", "--max-aspect-ratio", "--quadrature-tolerance", "--min-size", "--min-confidence",
+                     "--max-rects", "--rectify", "--faces", "--landmarks", "--face-detector", "--face-model", "--min-face-confidence",
+                     "--barcodes", "--text", "--symbologies", "--characters", "--languages", "--min-text-confidence", "--jobs", "--output",
+                     "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
+                     "--files-from", "--resume", "--shard", "analyze report", "Exit status"] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }
