@@ -22,7 +22,8 @@ struct AnalyzeCommand: ParsableCommand {
 
         Merge the outputs of sharded runs (--shard) into one report:
           analyze report DIR... [-o OUT]
-        """
+        """,
+        version: "0.1.0"
     )
 
     @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP and WebP files.", valueName: "path"))
