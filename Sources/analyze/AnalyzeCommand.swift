@@ -83,8 +83,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .customLong("face-model"), help: ArgumentHelp("With --faces, the CenterFace ONNX file (default: $ANALYZE_MODELS, .models/ of the checkout, ~/.cache/analyze/models).", valueName: "file"))
     var faceModel: String?
 
-    @Option(name: .customLong("min-face-confidence"), help: ArgumentHelp("With --faces, drop faces below this detector score, 0-1.", valueName: "c"))
-    var minFaceConfidence: Double = 0.5
+    @Option(name: .customLong("min-face-confidence"), help: ArgumentHelp("With --faces, drop faces below this detector score, 0-1 (default: 0.6 for centerface, 0.5 for haar).", valueName: "c"))
+    var minFaceConfidence: Double?
 
     @Flag(name: .customLong("landmarks"), help: "With --faces, add dlib's 68 landmarks grouped into Vision's regions (faceContour, leftEye, outerLips, medianLine, ...).")
     var landmarks = false
@@ -158,7 +158,7 @@ struct AnalyzeCommand: ParsableCommand {
         if !(0 ... 1).contains(minTextConfidence) { throw ValidationError("--min-text-confidence must be between 0 and 1") }
         if characters && !text && (barcodes || rects || faces) { throw ValidationError("--characters needs --text") }
         for (name, value) in [("--min-aspect-ratio", minAspectRatio), ("--max-aspect-ratio", maxAspectRatio), ("--min-size", minSize),
-                              ("--min-confidence", minConfidence), ("--min-face-confidence", minFaceConfidence)] where !(0 ... 1).contains(value) {
+                              ("--min-confidence", minConfidence), ("--min-face-confidence", minFaceConfidence ?? 0.5)] where !(0 ... 1).contains(value) {
             throw ValidationError("\(name) must be between 0 and 1")
         }
         if minAspectRatio > maxAspectRatio { throw ValidationError("--min-aspect-ratio is larger than --max-aspect-ratio") }
