@@ -13,14 +13,9 @@
 #include <vector>
 
 /// One detector, owned by one thread: a cv::dnn::Net and a CascadeClassifier are not thread-safe.
-/// CenterFace keeps two nets, each always fed exactly its own input size (MODELS.md pitfall 1):
-/// `input` for landscape images and its transpose for portrait ones (created on first use), so a
-/// portrait photo is not squeezed into a landscape canvas at a smaller scale.
 struct aocv_face_detector {
     enum class Kind { centerface, haar } kind;
-    std::string modelPath;
-    cv::dnn::Net net;                 // landscape: input
-    cv::dnn::Net portraitNet;         // portrait: input transposed (empty until needed)
+    cv::dnn::Net net;                 // CenterFace: always fed exactly `input` (see MODELS.md pitfall 1)
     cv::Size input;
     std::vector<cv::String> outputs;  // heatmap, scale, offset, landmarks
     cv::CascadeClassifier cascade;    // Haar
@@ -124,28 +119,14 @@ Face toImage(Face f, double scale, cv::Size image) {
 /// (every one of the (W/4)·(H/4) cells would otherwise become a candidate).
 constexpr double kCenterFaceFloor = 0.05;
 
-/// Loads CenterFace for one fixed input size.
-cv::dnn::Net loadCenterFace(const std::string &path) {
-    cv::dnn::Net net = cv::dnn::readNetFromONNX(path);
-    if (net.empty()) throw std::runtime_error("cannot load CenterFace model: " + path);
-    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-    return net;
-}
-
-/// CenterFace on one image: letterbox into the fixed input of the net for its orientation,
-/// forward, decode, NMS 0.3, map back.
+/// CenterFace on one image: letterbox into the Net's fixed input, forward, decode, NMS 0.3, map back.
 std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
     threshold = std::max(threshold, kCenterFaceFloor);
-    const bool portrait = image.rows > image.cols && d.input.width > d.input.height;
-    if (portrait && d.portraitNet.empty()) d.portraitNet = loadCenterFace(d.modelPath);
-    cv::dnn::Net &net = portrait ? d.portraitNet : d.net;
-    const cv::Size input = portrait ? cv::Size(d.input.height, d.input.width) : d.input;
     cv::Mat canvas;
-    const double scale = letterbox(asBGR(image), input, canvas);
-    net.setInput(cv::dnn::blobFromImage(canvas, 1.0, input, cv::Scalar(), /*swapRB*/ true, false));
+    const double scale = letterbox(asBGR(image), d.input, canvas);
+    d.net.setInput(cv::dnn::blobFromImage(canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
     std::vector<cv::Mat> outs;
-    net.forward(outs, d.outputs);
+    d.net.forward(outs, d.outputs);
     if (outs.size() != 4) throw std::runtime_error("CenterFace: expected 4 outputs");
     std::vector<Face> faces;
     for (const Face &f : suppress(decodeCenterFace(outs, threshold), 0.3)) {
@@ -191,8 +172,10 @@ extern "C" aocv_face_detector *aocv_centerface_create(const char *onnx_path, int
             throw std::runtime_error("CenterFace input size must be positive multiples of 32");
         auto d = std::make_unique<aocv_face_detector>();
         d->kind = aocv_face_detector::Kind::centerface;
-        d->modelPath = onnx_path;
-        d->net = loadCenterFace(d->modelPath);
+        d->net = cv::dnn::readNetFromONNX(onnx_path);
+        if (d->net.empty()) throw std::runtime_error(std::string("cannot load CenterFace model: ") + onnx_path);
+        d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         d->input = cv::Size(input_width, input_height);
         d->outputs = d->net.getUnconnectedOutLayersNames();
         if (d->outputs.size() != 4) throw std::runtime_error("not a CenterFace model (expected 4 outputs)");
