@@ -82,12 +82,19 @@ public struct BatchRunner: Sendable {
         return state.outcomes()
     }
 
-    /// Input indices, largest file first: the longest jobs start first, so the workers finish
+    /// Input indices, largest image first: the longest jobs start first, so the workers finish
     /// together instead of one worker ending the run alone on the biggest page (LPT scheduling).
-    /// Only the processing order changes; outcomes keep their input order.
+    /// Size is the pixel count the header claims (the first 64 KiB of each file), else the file
+    /// size. Only the processing order changes; outcomes keep their input order.
     static func largestFirst(_ sources: [ImageSource]) -> [Int] {
         let sizes = sources.map { source -> Int in
-            ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
+            if let handle = FileHandle(forReadingAtPath: source.path) {
+                defer { try? handle.close() }
+                if let head = try? handle.read(upToCount: 65_536), let header = ImageHeader(parsing: [UInt8](head)) {
+                    return header.pixelCount
+                }
+            }
+            return ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
         }
         return sources.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
