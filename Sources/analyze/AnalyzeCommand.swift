@@ -128,15 +128,14 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .customLong("shard"), help: ArgumentHelp("Analyse only slice K of N (0 <= K < N) of the inputs, chosen by a stable hash of each path; writes summary.shard-K-of-N.json. Merge with `analyze report`.", valueName: "K/N"))
     var shard: String?
 
-    /// Sets the process up (OpenMP thread limit), then parses and runs as usual; `analyze report`
-    /// goes to ``ReportCommand``. Usage errors exit with 2 (ArgumentParser's default would be 64).
+    /// Parses and runs as usual; `analyze report` goes to ``ReportCommand``. Usage errors exit
+    /// with 2 (ArgumentParser's default would be 64).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "report" {
             ReportCommand.main(Array(arguments.dropFirst()))
             return
         }
-        ProcessEnvironment.limitOpenMPThreads()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -2,35 +2,8 @@ import AnalyzeCore
 import Dispatch
 import Foundation
 
-/// Process-level set-up the command needs before any engine starts.
+/// Process-level signal handling for the command.
 enum ProcessEnvironment {
-    /// Tesseract links libgomp, which reads OMP_THREAD_LIMIT once, when the library loads, and
-    /// would otherwise start a thread per core inside every worker. If the variable is unset, the
-    /// command sets it to 1 and re-executes itself, so workers (not OpenMP) use the cores.
-    /// Runs can skip the re-execution (about 0.1 s of library loading) when they will not
-    /// recognise text: request flags are given and none of them (nor a check) asks for text.
-    static func limitOpenMPThreads() {
-        guard ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil, willRecogniseText(Array(CommandLine.arguments.dropFirst())) else { return }
-        setenv("OMP_THREAD_LIMIT", "1", 1)
-        let arguments = CommandLine.arguments
-        var cArguments = arguments.map { strdup($0) }
-        cArguments.append(nil)
-        execv("/proc/self/exe", cArguments)
-        // execv only returns on failure: carry on with OpenMP's default.
-    }
-
-    /// Whether these command-line arguments can lead to Tesseract running (errs towards yes).
-    static func willRecogniseText(_ arguments: [String]) -> Bool {
-        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return false }
-        if arguments.contains("--text") { return true }
-        for (i, argument) in arguments.enumerated() where argument == "--require" || argument == "--forbid" {
-            if i + 1 < arguments.count, arguments[i + 1].lowercased() == "text" { return true }
-        }
-        if arguments.contains(where: { $0.hasPrefix("--require=") || $0.hasPrefix("--forbid=") }) { return true }
-        let requestFlags: Set<String> = ["--rects", "--faces", "--barcodes", "--require", "--forbid"]
-        return !arguments.contains(where: requestFlags.contains)
-    }
-
     /// On the first Ctrl-C or SIGTERM: stop taking new images; images in progress finish and
     /// are written completely, then the command exits 130/143. On a second one: remove the
     /// temporary files being written and exit at once. Either way no half-written output survives.

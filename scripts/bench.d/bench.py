@@ -114,7 +114,7 @@ def run_concurrently(commands, tmp, tag, ok_codes=(0,), env=None):
 
 def analyze_env():
     env = dict(os.environ)
-    env.pop("OMP_THREAD_LIMIT", None)  # as a user runs it: analyze sets it itself (and re-executes)
+    env.pop("OMP_THREAD_LIMIT", None)  # as a user runs it: analyze limits OpenMP itself at run time
     return env
 
 

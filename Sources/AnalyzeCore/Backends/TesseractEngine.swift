@@ -14,7 +14,7 @@ final class TesseractEngine {
         // std::string): concurrent initialisation corrupts the heap, so it is serialised.
         Self.initialisation.lock()
         defer { Self.initialisation.unlock() }
-        _ = Self.silenceLeptonica
+        _ = Self.processSettings
         guard let api = TessBaseAPICreate() else { throw AnalysisError(.engineUnavailable, "TessBaseAPICreate failed") }
         // Tesseract's debug printing goes nowhere; errors still surface through return codes.
         TessBaseAPISetVariable(api, "debug_file", "/dev/null")
@@ -30,8 +30,13 @@ final class TesseractEngine {
 
     private static let initialisation = NSLock()
 
-    /// Leptonica's message severity is process-wide: set it to L_SEVERITY_NONE (6) once.
-    private static let silenceLeptonica: Void = { _ = setMsgSeverity(6) }()
+    /// Process-wide settings, made once before the first engine: Leptonica's message severity to
+    /// L_SEVERITY_NONE (6), and OpenMP regions to one thread each (`omp_set_max_active_levels(0)`),
+    /// so the batch runner's workers, not OpenMP, use the cores.
+    private static let processSettings: Void = {
+        _ = setMsgSeverity(6)
+        omp_set_max_active_levels(0)
+    }()
 
     deinit {
         Self.initialisation.lock()
