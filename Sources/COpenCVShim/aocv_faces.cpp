@@ -62,25 +62,26 @@ int emit(const std::vector<Face> &faces, aocv_face *out, int capacity) {
     return n;
 }
 
-/// Letterboxes `bgr` into a canvas of exactly `size` (scaled to fit, anchored top-left, black padding)
-/// and returns the scale applied, so a canvas point p maps back to the image as p / scale.
-double letterbox(const cv::Mat &bgr, cv::Size size, cv::Mat &canvas) {
-    const double scale = std::min((double)size.width / bgr.cols, (double)size.height / bgr.rows);
-    const cv::Size fitted(std::max(1, std::min(size.width, (int)std::lround(bgr.cols * scale))),
-                          std::max(1, std::min(size.height, (int)std::lround(bgr.rows * scale))));
-    canvas = cv::Mat::zeros(size, CV_8UC3);
-    cv::Mat resized;
-    cv::resize(bgr, resized, fitted, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    resized.copyTo(canvas(cv::Rect(cv::Point(0, 0), fitted)));
-    return scale;
-}
-
 /// Converts any 1- or 3-channel 8-bit image to BGR (the shim's images are BGR already; gray is tolerated).
 cv::Mat asBGR(const cv::Mat &m) {
     if (m.channels() == 3) return m;
     cv::Mat bgr;
     cv::cvtColor(m, bgr, m.channels() == 4 ? cv::COLOR_BGRA2BGR : cv::COLOR_GRAY2BGR);
     return bgr;
+}
+
+/// Letterboxes `bgr` (or gray) into a BGR canvas of exactly `size` (scaled to fit, anchored top-left, black padding)
+/// and returns the scale applied, so a canvas point p maps back to the image as p / scale.
+double letterbox(const cv::Mat &bgr, cv::Size size, cv::Mat &canvas) {
+    const double scale = std::min((double)size.width / bgr.cols, (double)size.height / bgr.rows);
+    const cv::Size fitted(std::max(1, std::min(size.width, (int)std::lround(bgr.cols * scale))),
+                          std::max(1, std::min(size.height, (int)std::lround(bgr.rows * scale))));
+    canvas = cv::Mat::zeros(size, bgr.type());
+    cv::Mat resized;
+    cv::resize(bgr, resized, fitted, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    resized.copyTo(canvas(cv::Rect(cv::Point(0, 0), fitted)));
+    canvas = asBGR(canvas);  // a gray image is expanded only at the network's size
+    return scale;
 }
 
 /// Decodes CenterFace's four stride-4 maps (MODELS.md formulas) into faces in canvas pixels.
@@ -123,7 +124,7 @@ constexpr double kCenterFaceFloor = 0.05;
 std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
     threshold = std::max(threshold, kCenterFaceFloor);
     cv::Mat canvas;
-    const double scale = letterbox(asBGR(image), d.input, canvas);
+    const double scale = letterbox(image, d.input, canvas);
     d.net.setInput(cv::dnn::blobFromImage(canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
     std::vector<cv::Mat> outs;
     d.net.forward(outs, d.outputs);

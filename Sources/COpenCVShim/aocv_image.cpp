@@ -12,7 +12,8 @@ extern "C" void aocv_set_num_threads(int threads) {
     try { cv::setNumThreads(threads); } catch (...) {}
 }
 
-/// Converts any decoded Mat to 8-bit BGR, compositing alpha over white.
+/// Converts any decoded Mat to 8-bit: gray stays one channel (a scan costs a third of the memory),
+/// colour becomes BGR, and alpha is composited over white.
 static cv::Mat toBGR8(const cv::Mat &src) {
     cv::Mat m = src;
     if (m.depth() != CV_8U) {
@@ -27,7 +28,16 @@ static cv::Mat toBGR8(const cv::Mat &src) {
     }
     cv::Mat out;
     switch (m.channels()) {
-    case 1: cv::cvtColor(m, out, cv::COLOR_GRAY2BGR); break;
+    case 1: out = m; break;
+    case 2: { // gray + alpha
+        out.create(m.rows, m.cols, CV_8UC1);
+        for (int y = 0; y < m.rows; ++y) {
+            const uint8_t *s = m.ptr<uint8_t>(y);
+            uint8_t *d = out.ptr<uint8_t>(y);
+            for (int x = 0; x < m.cols; ++x, s += 2) d[x] = (uint8_t)((s[0] * s[1] + 255 * (255 - s[1]) + 127) / 255);
+        }
+        break;
+    }
     case 3: out = m; break;
     case 4: {
         out.create(m.rows, m.cols, CV_8UC3);
@@ -90,6 +100,15 @@ extern "C" aocv_mat *aocv_gray(const aocv_mat *mat, aocv_status *status) {
         cv::Mat g;
         cv::cvtColor(mat->m, g, cv::COLOR_BGR2GRAY);
         return aocv_wrap(std::move(g));
+    });
+}
+
+extern "C" aocv_mat *aocv_bgr(const aocv_mat *mat, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (mat->m.channels() == 3) return aocv_wrap(mat->m.clone());
+        cv::Mat bgr;
+        cv::cvtColor(mat->m, bgr, cv::COLOR_GRAY2BGR);
+        return aocv_wrap(std::move(bgr));
     });
 }
 

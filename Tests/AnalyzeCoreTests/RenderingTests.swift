@@ -81,3 +81,20 @@ struct RenderingTests {
         return (collector.elements, collector.text, collector.groupIDs)
     }
 }
+
+@Suite("Gray sources")
+struct GraySourceTests {
+    @Test func aGrayScanStaysOneChannelAndStillGetsAColourAnnotatedPNG() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        #expect(bytes[25] == 0)  // PNG colour type 0: grayscale
+        let source = ImageSource(path: Fixture.path("text/page.png"), outputName: "x")
+        let result = try ImageRequestHandler(source: source).perform(RequestSet(text: TextRequest()), engines: WorkerEngines())
+        #expect(result.image.pixels.channels == 1)
+        #expect(try result.image.gray() === result.image.pixels)
+        let png = try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis, drawingOnTheImage: true)
+        #expect(png[25] == 2)  // RGB: the red text boxes are drawn in colour
+        #expect(ImageHeader(parsing: png) == ImageHeader(width: result.analysis.width, height: result.analysis.height))
+        // The gray pixels themselves were not drawn on: a second rendering is identical.
+        #expect(try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis) == png)
+    }
+}

@@ -76,7 +76,7 @@ struct PageRotationTests {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let turned = try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: 10_000_000)
         let url = try Fixture.temporaryDirectory().appendingPathComponent("turned.png")
-        try AtomicFileWriter.write(try turned.color.pngData(), to: url)
+        try AtomicFileWriter.write(try turned.pixels.pngData(), to: url)
         return url
     }
 

@@ -2,8 +2,9 @@ internal import COpenCVShim
 
 /// An owned OpenCV matrix (8-bit BGR or gray), freed in `deinit`. Wraps the `aocv_*` shim.
 ///
-/// `@unchecked Sendable`: a matrix is never mutated after it is created except by the renderer,
-/// which draws on its own private copy; reads from several threads are safe.
+/// `@unchecked Sendable`: a matrix is only ever drawn on by the annotated-image renderer, as the
+/// image's last use, on the one worker thread that owns that image; reads from several threads
+/// are safe.
 final class OpenCVMat: @unchecked Sendable {
     let handle: OpaquePointer
 
@@ -54,6 +55,9 @@ final class OpenCVMat: @unchecked Sendable {
     /// Luminance (`aocv_gray`).
     func gray() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_gray(handle, $0) } }
 
+    /// A BGR copy, gray expanded (`aocv_bgr`).
+    func bgr() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_bgr(handle, $0) } }
+
     /// 255 − value (`aocv_invert`).
     func inverted() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_invert(handle, $0) } }
 
@@ -81,11 +85,6 @@ final class OpenCVMat: @unchecked Sendable {
             guard let base = buffer.baseAddress else { throw AnalysisError(.engineFailed, "no buffer") }
             return try Self.make(.engineFailed) { aocv_warp_quad(handle, base, Int32(width), Int32(height), $0) }
         }
-    }
-
-    /// A deep copy, for drawing on.
-    func copy() throws(AnalysisError) -> OpenCVMat {
-        try Self.make(.engineFailed) { aocv_orient(handle, 1, $0) }
     }
 
     /// PNG bytes (`aocv_encode_png`).

@@ -150,11 +150,6 @@ public struct BatchRunner: Sendable {
                timings: inout StageTimings) throws(AnalysisError) {
         let base = output.directory.appendingPathComponent(source.outputName)
         var files: [(URL, [UInt8])] = []
-        if output.writePNG {
-            files.append((base.appendingPathExtension("png"), try timings.measure("render.png") { () throws(AnalysisError) in
-                try AnnotatedImageRenderer.png(of: image, analysis: analysis)
-            }))
-        }
         if output.writeSVG {
             let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
             files.append((base.appendingPathExtension("svg"), timings.measure("render.svg") {
@@ -165,10 +160,16 @@ public struct BatchRunner: Sendable {
             for (n, rect) in (analysis.rectangles ?? []).enumerated() {
                 let size = rect.rectifiedSize
                 let crop = try timings.measure("render.rectify") { () throws(AnalysisError) in
-                    try image.color.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
+                    try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
                 }
                 files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), crop))
             }
+        }
+        // Last, because it draws on the image's own pixels (rectify above needs them clean).
+        if output.writePNG {
+            files.append((base.appendingPathExtension("png"), try timings.measure("render.png") { () throws(AnalysisError) in
+                try AnnotatedImageRenderer.png(of: image, analysis: analysis, drawingOnTheImage: true)
+            }))
         }
         if output.writeJSON {
             files.append((base.appendingPathExtension("json"), try timings.measure("render.json") { () throws(AnalysisError) in

@@ -2,20 +2,21 @@ import Foundation
 
 /// One decoded image with its EXIF orientation applied: what every request sees.
 ///
-/// Built once per image by ``ImageRequestHandler``; the grayscale is computed on first use and
-/// shared by every request that needs it. Used by one worker thread at a time.
+/// Built once per image by ``ImageRequestHandler``. A gray source (a scan) stays one channel;
+/// a colour one is BGR and its grayscale is computed on first use and shared by every request
+/// that needs it. Used by one worker thread at a time.
 public final class UprightImage {
-    /// The upright pixels, 8-bit BGR.
-    let color: OpenCVMat
+    /// The upright pixels, 8-bit: one channel for gray sources, BGR otherwise.
+    let pixels: OpenCVMat
     private var cachedGray: OpenCVMat?
 
     /// The orientation that was applied.
     public let orientation: ImageOrientation
-    public var width: Int { color.width }
-    public var height: Int { color.height }
+    public var width: Int { pixels.width }
+    public var height: Int { pixels.height }
 
-    init(color: OpenCVMat, orientation: ImageOrientation) {
-        self.color = color
+    init(pixels: OpenCVMat, orientation: ImageOrientation) {
+        self.pixels = pixels
         self.orientation = orientation
     }
 
@@ -39,14 +40,26 @@ public final class UprightImage {
             throw AnalysisError(.tooLarge, "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)")
         }
         let upright = orientation == .up ? stored : try stored.oriented(orientation)
-        self.init(color: upright, orientation: orientation)
+        self.init(pixels: upright, orientation: orientation)
     }
 
-    /// The shared 8-bit grayscale of the upright image, computed once.
+    /// The shared 8-bit grayscale of the upright image: the pixels themselves for a gray source,
+    /// otherwise computed once.
     func gray() throws(AnalysisError) -> OpenCVMat {
+        if pixels.channels == 1 { return pixels }
         if let cachedGray { return cachedGray }
-        let g = try color.gray()
+        let g = try pixels.gray()
         cachedGray = g
         return g
+    }
+
+    /// BGR pixels to draw colours on: the image's own when it is colour and `reusingPixels` (its
+    /// last use), else a new BGR copy.
+    func canvas(reusingPixels: Bool) throws(AnalysisError) -> OpenCVMat {
+        if pixels.channels == 3 && reusingPixels {
+            cachedGray = nil  // not needed any more: free it before the PNG is encoded
+            return pixels
+        }
+        return try pixels.bgr()
     }
 }

@@ -3,8 +3,11 @@
 /// Colours follow the Vision sample: rectangles blue, faces yellow, text red, characters purple,
 /// barcodes green. Lines and labels scale with the image so they stay visible on large photos.
 public enum AnnotatedImageRenderer {
-    public static func png(of image: UprightImage, analysis: ImageAnalysis) throws(AnalysisError) -> [UInt8] {
-        let canvas = try image.color.copy()
+    /// With `drawingOnTheImage`, the observations are drawn on the image's own pixels instead of a
+    /// copy (the batch runner does this as the image's last use: a 12 MP photo then costs 36 MB
+    /// less at the peak).
+    public static func png(of image: UprightImage, analysis: ImageAnalysis, drawingOnTheImage: Bool = false) throws(AnalysisError) -> [UInt8] {
+        let canvas = try image.canvas(reusingPixels: drawingOnTheImage)
         let side = Double(min(image.width, image.height))
         let thickness = max(1, Int((side / 400).rounded()))
         let labelScale = max(0.35, min(2.0, side / 1200))

@@ -41,7 +41,7 @@ public struct FaceRequest: ImageRequest, Codable, Hashable {
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [FaceObservation] {
         let threshold = minimumConfidence ?? detector.defaultMinimumConfidence
-        let faces = try engines.faceDetector(detector, models: models).detect(in: image.color, minimumConfidence: threshold)
+        let faces = try engines.faceDetector(detector, models: models).detect(in: image.pixels, minimumConfidence: threshold)
         let predictor = landmarks ? try LandmarkPredictor.shared(models: models) : nil
         let gray = landmarks ? try image.gray() : nil
         return faces.map { face in

@@ -30,7 +30,8 @@ void aocv_set_num_threads(int threads);
 
 /// Decodes an encoded image (JPEG, PNG, TIFF, BMP, WebP…) with cv::imdecode, WITHOUT applying
 /// EXIF orientation (IMREAD_IGNORE_ORIENTATION): orientation is decided in one place, by libexif.
-/// The result is always 8-bit BGR: gray is expanded, 16-bit is scaled, alpha is composited on white.
+/// The result is 8-bit: one channel for gray sources, BGR otherwise; 16-bit is scaled, alpha is
+/// composited on white.
 aocv_mat *_Nullable aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status);
 
 void aocv_mat_free(aocv_mat *_Nullable mat);
@@ -44,6 +45,8 @@ const uint8_t *aocv_mat_data(const aocv_mat *mat, size_t *stride);
 aocv_mat *_Nullable aocv_orient(const aocv_mat *mat, int orientation, aocv_status *status);
 /// 8-bit single-channel luminance (cv::cvtColor BGR2GRAY).
 aocv_mat *_Nullable aocv_gray(const aocv_mat *mat, aocv_status *status);
+/// A BGR copy (gray expanded; cv::cvtColor GRAY2BGR).
+aocv_mat *_Nullable aocv_bgr(const aocv_mat *mat, aocv_status *status);
 /// 255 - value for every pixel (cv::bitwise_not).
 aocv_mat *_Nullable aocv_invert(const aocv_mat *mat, aocv_status *status);
 /// Resizes to width × height (INTER_AREA when shrinking, INTER_CUBIC when enlarging).
