@@ -62,14 +62,9 @@ public enum InputCollector {
         return trimmed.isEmpty ? "image" : String(trimmed.prefix(200))
     }
 
-    /// FNV-1a 32-bit of the path's UTF-8, as 8 hex digits: stable across runs and machines.
+    /// 8 hex digits of a stable hash of the path (FNV-1a): the same across runs and machines.
     public static func stableHash(_ text: String) -> String {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(UInt32(truncatingIfNeeded: FNV1a.hash(text)), radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

@@ -16,11 +16,6 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether an input path belongs to this shard (FNV-1a of the path, modulo N).
     public func contains(_ path: String) -> Bool {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return Int(hash % UInt64(count)) == index
+        Int(FNV1a.hash(path) % UInt64(count)) == index
     }
 }

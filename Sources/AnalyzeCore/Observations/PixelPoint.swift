@@ -9,6 +9,14 @@ public struct PixelPoint: Sendable, Hashable, Codable {
     }
 }
 
+extension PixelPoint {
+    /// This point mapped through a 2×3 affine matrix (row-major), e.g. from a turned copy of the
+    /// image back into the image.
+    func applying(_ m: [Double]) -> PixelPoint {
+        PixelPoint(x: m[0] * x + m[1] * y + m[2], y: m[3] * x + m[4] * y + m[5])
+    }
+}
+
 extension Double {
     /// Coordinates are written with two decimals: sub-pixel precision without float noise in JSON.
     var roundedForOutput: Double { (self * 100).rounded() / 100 }

@@ -50,9 +50,7 @@ public struct RecognizedCharacter: Sendable, Hashable, Codable {
 extension BoundingBox {
     /// The box around this box's corners mapped through a 2×3 affine matrix (row-major).
     func mapped(through m: [Double]) -> BoundingBox {
-        BoundingBox(enclosing: corners.map { p in
-            PixelPoint(x: m[0] * p.x + m[1] * p.y + m[2], y: m[3] * p.x + m[4] * p.y + m[5])
-        })
+        BoundingBox(enclosing: corners.map { $0.applying(m) })
     }
 }
 

@@ -91,9 +91,7 @@ extension [BarcodeObservation] {
     /// Maps every corner through a 2×3 affine matrix (row-major), e.g. from a rotated copy back to the image.
     func mapped(through affine: [Double]) -> [BarcodeObservation] {
         map { o in
-            let corners = o.corners.map { p in
-                PixelPoint(x: affine[0] * p.x + affine[1] * p.y + affine[2], y: affine[3] * p.x + affine[4] * p.y + affine[5])
-            }
+            let corners = o.corners.map { $0.applying(affine) }
             return BarcodeObservation(symbology: o.symbology, payloadBytes: o.payloadBytes, corners: corners, inverted: o.inverted, quality: o.quality)
         }
     }
