@@ -7,13 +7,14 @@ let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "ope
 
 let package = Package(
     name: "analyze",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "analyze", targets: ["analyze"]),
         .library(name: "AnalyzeCore", targets: ["AnalyzeCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Thin C++ target: OpenCV behind a plain-C header; every cv::Exception is caught there.
@@ -35,7 +36,7 @@ let package = Package(
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif"]
+            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The thin command-line front end.
         .executableTarget(

@@ -24,15 +24,15 @@ final class ProgressReporter: @unchecked Sendable {
     func report(_ outcome: ImageOutcome) {
         done += 1
         if jsonl { emitJSON(outcome) }
-        let line = AnalyzeCommand.describe(outcome, quiet: quiet)
+        let line = outcome.line(quiet: quiet)
         if isTerminal && !quiet {
             if let line, outcome.isFailure {
                 clearBar()
-                AnalyzeCommand.printError(line)
+                Terminal.printError(line)
             }
             drawBar()
         } else if let line {
-            AnalyzeCommand.printError(line)
+            Terminal.printError(line)
         }
     }
 

@@ -42,7 +42,7 @@ struct BadInputTests {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = InputCollector.collect([Fixture.path("bad"), Fixture.path("barcodes/qr-hello.png")])
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet(barcodes: BarcodeRequest()),
+        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]),
                                        output: OutputOptions(directory: out), jobs: 2).run()
         #expect(outcomes.count == 6)
         #expect(outcomes.filter { $0.error != nil }.count == 5)

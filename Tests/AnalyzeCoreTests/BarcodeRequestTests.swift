@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Barcodes through ZBar")
 struct BarcodeRequestTests {
-    let request = RequestSet(barcodes: BarcodeRequest())
+    let request = RequestSet([BarcodeRequest()])
 
     @Test(arguments: [
         ("barcodes/qr-hello.png", BarcodeSymbology.qr, "Hello, analyze!"),
@@ -57,7 +57,7 @@ struct BarcodeRequestTests {
     }
 
     @Test func restrictsToRequestedSymbologies() throws {
-        let onlyQR = RequestSet(barcodes: BarcodeRequest(symbologies: [.qr]))
+        let onlyQR = RequestSet([BarcodeRequest(symbologies: [.qr])])
         #expect(try Fixture.analyze("barcodes/code128.png", onlyQR).barcodes?.isEmpty == true)
         #expect(try Fixture.analyze("barcodes/qr-hello.png", onlyQR).barcodes?.count == 1)
     }

@@ -29,7 +29,7 @@ struct BatchRunnerTests {
         try FileManager.default.copyItem(atPath: Fixture.path("barcodes/code128.png"), toPath: b.appendingPathComponent("x.png").path)
         let sources = InputCollector.collect([a.path, b.path])
         #expect(Set(sources.map(\.outputName)).count == 2)
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet(barcodes: BarcodeRequest()),
+        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]),
                                        output: OutputOptions(directory: out), jobs: 2).run()
         let payloads = Set(outcomes.compactMap { $0.analysis?.barcodes?.first?.payload })
         #expect(payloads == ["Hello, analyze!", "ANALYZE-128"])
@@ -43,7 +43,7 @@ struct BatchRunnerTests {
 
     @Test func outcomesComeBackInInputOrderWithTimings() throws {
         let sources = InputCollector.collect([Fixture.path("barcodes")])
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet(barcodes: BarcodeRequest()), output: nil, jobs: 2).run()
+        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]), output: nil, jobs: 2).run()
         #expect(outcomes.map(\.source) == sources)
         #expect(outcomes.allSatisfy { ($0.timings.seconds["decode"] ?? 0) > 0 })
     }

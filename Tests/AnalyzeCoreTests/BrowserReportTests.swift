@@ -13,7 +13,7 @@ struct BrowserReportTests {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let inputs = [Fixture.path("barcodes"), Fixture.path("text/hostile-text.png"), Fixture.path("bad/empty.jpg")]
-        let requests = RequestSet(barcodes: BarcodeRequest(), text: TextRequest())
+        let requests = RequestSet([BarcodeRequest(), TextRequest()])
         let sources = InputCollector.collect(inputs)
         let outcomes = try BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: out), jobs: 2).run()
         try RunReport.write(RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()), to: out, shard: nil)

@@ -67,6 +67,21 @@ struct CommandLineTests {
         #expect(!result.stderr.isEmpty)
     }
 
+    @Test func subcommandsBehaveAsUsersExpect() throws {
+        let version = try run(["version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+        #expect(try run(["--version"]).stdout == version.stdout)
+        let help = try run(["help"])
+        #expect(help.status == 0 && help.stdout.contains("report"))
+        #expect(try run(["help", "report"]).stdout.contains("Merge the outputs of sharded runs"))
+        // Usage errors exit 2 in every subcommand, and a typo is not taken for an image.
+        #expect(try run(["report"]).status == 2)
+        #expect(try run(["report", "--no-such-flag", "x"]).status == 2)
+        let typo = try run(["reprot"])
+        #expect(typo.status == 2 && typo.stderr.contains("analyze report"))
+        #expect(try run(["run", "--require", "no-such-kind", "x.png"]).status == 2)
+    }
+
     @Test func helpExplainsEveryFlag() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
@@ -74,7 +89,7 @@ struct CommandLineTests {
                      "--max-rects", "--rectify", "--faces", "--landmarks", "--face-detector", "--face-model", "--min-face-confidence",
                      "--barcodes", "--text", "--symbologies", "--characters", "--languages", "--min-text-confidence", "--jobs", "--output",
                      "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
-                     "--files-from", "--resume", "--shard", "analyze report", "Exit status"] {
+                     "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status"] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }

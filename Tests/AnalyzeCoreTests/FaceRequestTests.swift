@@ -16,7 +16,7 @@ enum DebianPhoto {
 @Suite("Faces through CenterFace, Haar and dlib")
 struct FaceRequestTests {
     @Test func findsTheAstronautsFaceWithLandmarksInPlace() throws {
-        let analysis = try DebianPhoto.analyze("astronaut.png", RequestSet(faces: FaceRequest(landmarks: true)))
+        let analysis = try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(landmarks: true)]))
         let faces = try #require(analysis.faces)
         #expect(faces.count == 1)
         let face = try #require(faces.first)
@@ -41,16 +41,16 @@ struct FaceRequestTests {
 
     @Test(arguments: ["chelsea.png", "coffee.png"])
     func findsNoFaceWhereThereIsNone(_ name: String) throws {
-        #expect(try DebianPhoto.analyze(name, RequestSet(faces: FaceRequest())).faces == [])
+        #expect(try DebianPhoto.analyze(name, RequestSet([FaceRequest()])).faces == [])
     }
 
     @Test func theCameramanLooksAwayAndYawSaysSo() throws {
-        let face = try #require(try DebianPhoto.analyze("camera.png", RequestSet(faces: FaceRequest())).faces?.first)
+        let face = try #require(try DebianPhoto.analyze("camera.png", RequestSet([FaceRequest()])).faces?.first)
         #expect(abs(face.yaw ?? 0) > 20)
     }
 
     @Test func haarFallbackFindsTheAstronautWithoutLandmarks() throws {
-        let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet(faces: FaceRequest(detector: .haar))).faces)
+        let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(detector: .haar)])).faces)
         let face = try #require(faces.first)
         #expect(face.boundingBox.intersectionOverUnion(BoundingBox(x: 175, y: 55, width: 95, height: 125)) > 0.3)
         #expect(face.landmarks == nil && face.roll == nil)
@@ -58,10 +58,33 @@ struct FaceRequestTests {
 
     @Test func aMissingModelSaysHowToFetchIt() throws {
         let error = try #require(throws: AnalysisError.self) {
-            _ = try ModelLocator(centerFacePath: "/nonexistent/centerface.onnx").centerFace()
+            _ = try ModelLocator(directories: ["/nonexistent"]).path(of: FaceRequest.centerFace)
         }
         #expect(error.code == .engineUnavailable)
         #expect(error.message.contains("scripts/fetch-models"))
+    }
+
+    @Test func aModelWithOtherContentsIsNotTaken() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a network".utf8).write(to: folder.appendingPathComponent(FaceRequest.centerFace.name))
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try ModelLocator(directories: [folder.path]).path(of: FaceRequest.centerFace)
+        }
+        #expect(error.message.contains("other contents"))
+    }
+
+    @Test func anImpliedRequestWithoutItsModelIsSkippedAndAnAskedOneIsAnError() throws {
+        let nowhere = ModelLocator(directories: ["/nonexistent"])
+        let (requests, notes) = try RequestPlan(configured: RequestSet(), asked: []).resolve(models: nowhere)
+        #expect(!requests.kinds.contains(.faces) && requests.kinds.contains(.barcodes))
+        #expect(notes.contains { $0.hasPrefix("faces skipped") })
+        #expect(throws: AnalysisError.self) {
+            _ = try RequestPlan(configured: RequestSet(), asked: [.faces]).resolve(models: nowhere)
+        }
+        // Haar needs no downloaded model.
+        let haar = try RequestPlan(configured: RequestSet([FaceRequest(detector: .haar)]), asked: [.faces]).resolve(models: nowhere)
+        #expect(haar.requests.kinds == [.faces])
     }
 
     @Test func groupsDlibPointsIntoVisionRegions() throws {

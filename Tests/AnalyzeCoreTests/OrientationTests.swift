@@ -20,7 +20,7 @@ struct OrientationTests {
     }
 
     @Test func treatsAnInvalidTagAsUprightWithAWarning() throws {
-        let analysis = try Fixture.analyze("orientation/orient-invalid.jpg", RequestSet(barcodes: BarcodeRequest()))
+        let analysis = try Fixture.analyze("orientation/orient-invalid.jpg", RequestSet([BarcodeRequest()]))
         #expect(analysis.orientation == 1)
         #expect(analysis.width == 480 && analysis.height == 320)
         #expect(analysis.warnings.count == 1)

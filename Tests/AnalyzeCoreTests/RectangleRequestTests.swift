@@ -28,7 +28,7 @@ struct RectangleRequestTests {
 
     @Test(arguments: quads)
     func findsEveryCornerWithinTwoPercentOfTheDiagonal(_ expected: Expected) throws {
-        let analysis = try Fixture.analyze("rects/\(expected.file)", RequestSet(rectangles: RectangleRequest()))
+        let analysis = try Fixture.analyze("rects/\(expected.file)", RequestSet([RectangleRequest()]))
         let best = try #require(analysis.rectangles?.first)
         let diagonal = (Double(analysis.width * analysis.width + analysis.height * analysis.height)).squareRoot()
         for (found, wanted) in zip(best.corners, expected.corners) {
@@ -39,15 +39,15 @@ struct RectangleRequestTests {
     }
 
     @Test func reportsNoRectangleInALandscapeAtDefaultSettings() throws {
-        #expect(try Fixture.analyze("rects/landscape.jpg", RequestSet(rectangles: RectangleRequest())).rectangles == [])
+        #expect(try Fixture.analyze("rects/landscape.jpg", RequestSet([RectangleRequest()])).rectangles == [])
     }
 
     @Test func visionParametersFilterTheResults() throws {
         let file = try #require(Self.quads.first).file
         // A tiny maximum aspect ratio or a minimum size larger than the image excludes the document.
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet(rectangles: RectangleRequest(minimumAspectRatio: 0.05, maximumAspectRatio: 0.1))).rectangles == [])
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet(rectangles: RectangleRequest(minimumSize: 0.99))).rectangles == [])
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet(rectangles: RectangleRequest(minimumConfidence: 0.999))).rectangles == [])
+        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumAspectRatio: 0.05, maximumAspectRatio: 0.1)])).rectangles == [])
+        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumSize: 0.99)])).rectangles == [])
+        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumConfidence: 0.999)])).rectangles == [])
     }
 
     @Test func rectifiesTheDocumentIntoItsOwnPNG() throws {
@@ -55,7 +55,7 @@ struct RectangleRequestTests {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = [ImageSource(path: Fixture.path("rects/\(file)"), outputName: "doc")]
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet(rectangles: RectangleRequest(maximumObservations: 1)),
+        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([RectangleRequest(maximumObservations: 1)]),
                                        output: OutputOptions(directory: out, rectify: true), jobs: 1).run()
         let rect = try #require(outcomes.first?.analysis?.rectangles?.first)
         let png = try [UInt8](Data(contentsOf: out.appendingPathComponent("doc.rect-1.png")))

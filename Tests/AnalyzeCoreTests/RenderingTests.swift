@@ -10,7 +10,7 @@ struct RenderingTests {
     static let hostile = #"<script>alert(1)</script><img src=x onerror=alert(2)>&"'"#
 
     @Test func svgOfAHostilePayloadIsWellFormedAndInert() throws {
-        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet(barcodes: BarcodeRequest()))
+        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet([BarcodeRequest()]))
         let svg = SVGRenderer.svg(for: analysis, imageHref: "../in put/<x>.png")
         #expect(!svg.contains("<script"))
         #expect(!svg.contains("<img"))
@@ -24,7 +24,7 @@ struct RenderingTests {
     }
 
     @Test func svgSurvivesNulAndControlBytes() throws {
-        let analysis = try Fixture.analyze("barcodes/qr-binary.png", RequestSet(barcodes: BarcodeRequest()))
+        let analysis = try Fixture.analyze("barcodes/qr-binary.png", RequestSet([BarcodeRequest()]))
         let svg = SVGRenderer.svg(for: analysis, imageHref: "a.png")
         #expect(!svg.unicodeScalars.contains { $0.value == 0 })
         _ = try parse(svg)
@@ -39,7 +39,7 @@ struct RenderingTests {
     }
 
     @Test func jsonEscapesHostilePayloadAndRoundTrips() throws {
-        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet(barcodes: BarcodeRequest()))
+        let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet([BarcodeRequest()]))
         let bytes = try JSONRenderer.encode(analysis)
         let json = String(decoding: bytes, as: UTF8.self)
         #expect(!json.contains("</script>"))
@@ -88,7 +88,7 @@ struct GraySourceTests {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         #expect(bytes[25] == 0)  // PNG colour type 0: grayscale
         let source = ImageSource(path: Fixture.path("text/page.png"), outputName: "x")
-        let result = try ImageRequestHandler(source: source).perform(RequestSet(text: TextRequest()), engines: WorkerEngines())
+        let result = try ImageRequestHandler(source: source).perform(RequestSet([TextRequest()]), engines: WorkerEngines())
         #expect(result.image.pixels.channels == 1)
         #expect(try result.image.gray() === result.image.pixels)
         let png = try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis, drawingOnTheImage: true)

@@ -13,13 +13,13 @@ struct RunReportTests {
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
     func sha256MatchesTheStandardVectors(input: String, digest: String) {
-        #expect(SHA256.hex(Array(input.utf8)) == digest)
-        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(ContentHash.sha256Hex(Array(input.utf8)) == digest)
+        #expect(ContentHash.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func requireAndForbidChecksFailTheRightImages() throws {
         let sources = InputCollector.collect([Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/none.png")])
-        var runner = BatchRunner(sources: sources, requests: RequestSet(barcodes: BarcodeRequest()), output: nil, jobs: 2)
+        var runner = BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]), output: nil, jobs: 2)
         runner.checks = [ObservationCheck(.require, .barcodes)]
         let required = try runner.run()
         #expect(required.map(\.checkFailures.isEmpty) == [true, false])
@@ -47,7 +47,7 @@ struct RunReportTests {
 
     @Test func junitIsWellFormedWithATestCasePerImage() throws {
         let sources = InputCollector.collect([Fixture.path("barcodes/qr-hostile.png"), Fixture.path("barcodes/none.png"), Fixture.path("bad/corrupt.png")])
-        var runner = BatchRunner(sources: sources, requests: RequestSet(barcodes: BarcodeRequest()), output: nil, jobs: 1)
+        var runner = BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]), output: nil, jobs: 1)
         runner.checks = [ObservationCheck(.require, .barcodes)]
         let outcomes = try runner.run()
         let summary = RunSummary(requests: runner.requests, checks: runner.checks, entries: outcomes.map(\.digest), timings: StageTimings())
@@ -66,7 +66,7 @@ struct RunReportTests {
         for name in ["qr-hello.png", "code128.png", "ean13.png"] {
             try FileManager.default.copyItem(atPath: Fixture.path("barcodes/\(name)"), toPath: input.appendingPathComponent(name).path)
         }
-        var runner = BatchRunner(sources: InputCollector.collect([input.path]), requests: RequestSet(barcodes: BarcodeRequest()),
+        var runner = BatchRunner(sources: InputCollector.collect([input.path]), requests: RequestSet([BarcodeRequest()]),
                                  output: OutputOptions(directory: out), jobs: 2)
         runner.resume = true
         #expect(try runner.run().filter { $0.resumed }.isEmpty)
@@ -82,7 +82,7 @@ struct RunReportTests {
         try FileManager.default.removeItem(at: out.appendingPathComponent("qr-hello.svg"))
         let third = try runner.run()
         #expect(third.filter { !$0.resumed }.map(\.source.outputName).sorted() == ["ean13", "qr-hello"])
-        runner.requests = RequestSet(barcodes: BarcodeRequest(symbologies: [.qr]))
+        runner.requests = RequestSet([BarcodeRequest(symbologies: [.qr])])
         #expect(try runner.run().filter { $0.resumed }.isEmpty)
     }
 
@@ -97,7 +97,7 @@ struct RunReportTests {
 
         let single = try Fixture.temporaryDirectory(), sharded = try Fixture.temporaryDirectory()
         defer { for d in [single, sharded] { try? FileManager.default.removeItem(at: d) } }
-        let requests = RequestSet(barcodes: BarcodeRequest())
+        let requests = RequestSet([BarcodeRequest()])
         func run(_ sources: [ImageSource], into dir: URL, shard: Shard?) throws {
             let outcomes = try BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: dir, writePNG: false, writeSVG: false), jobs: 2).run()
             var timings = StageTimings()
@@ -129,7 +129,7 @@ struct RunReportTests {
 
     /// Runs barcodes + text over `inputs` into `out` and returns index.html.
     func report(for inputs: [String], in out: URL) throws -> String {
-        let requests = RequestSet(barcodes: BarcodeRequest(), text: TextRequest())
+        let requests = RequestSet([BarcodeRequest(), TextRequest()])
         let outcomes = try BatchRunner(sources: InputCollector.collect(inputs), requests: requests, output: OutputOptions(directory: out), jobs: 2).run()
         try RunReport.write(RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()), to: out, shard: nil)
         return try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)

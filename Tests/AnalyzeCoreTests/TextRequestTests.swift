@@ -5,7 +5,7 @@ import Testing
 @Suite("Text through Tesseract")
 struct TextRequestTests {
     @Test func readsThePageLineByLine() throws {
-        let analysis = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest()))
+        let analysis = try Fixture.analyze("text/page.png", RequestSet([TextRequest()]))
         let lines = try #require(analysis.text)
         #expect(lines.map(\.string) == [
             "The quick brown fox jumps over the lazy dog.",
@@ -28,7 +28,7 @@ struct TextRequestTests {
     }
 
     @Test func reportsCharacterBoxesOnRequest() throws {
-        let analysis = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest(characterBoxes: true)))
+        let analysis = try Fixture.analyze("text/page.png", RequestSet([TextRequest(characterBoxes: true)]))
         let first = try #require(analysis.text?.first?.words.first)
         let characters = try #require(first.characters)
         #expect(characters.map(\.string).joined() == first.string)
@@ -38,7 +38,7 @@ struct TextRequestTests {
     }
 
     @Test func readsHostileTextVerbatim() throws {
-        let analysis = try Fixture.analyze("text/hostile-text.png", RequestSet(text: TextRequest()))
+        let analysis = try Fixture.analyze("text/hostile-text.png", RequestSet([TextRequest()]))
         #expect(analysis.fullText?.contains("<script>") == true)
     }
 
@@ -53,8 +53,8 @@ struct TextRequestTests {
     }
 
     @Test func minimumConfidenceDropsWeakWords() throws {
-        let all = try Fixture.analyze("samples/printed-page.png", RequestSet(text: TextRequest()))
-        let strict = try Fixture.analyze("samples/printed-page.png", RequestSet(text: TextRequest(minimumConfidence: 0.99)))
+        let all = try Fixture.analyze("samples/printed-page.png", RequestSet([TextRequest()]))
+        let strict = try Fixture.analyze("samples/printed-page.png", RequestSet([TextRequest(minimumConfidence: 0.99)]))
         let allWords = all.text?.flatMap(\.words) ?? []
         let strictWords = strict.text?.flatMap(\.words) ?? []
         #expect(strictWords.allSatisfy { $0.confidence >= 0.99 })
@@ -63,7 +63,7 @@ struct TextRequestTests {
 
     @Test func unknownLanguageIsAClearError() throws {
         #expect(throws: AnalysisError.self) {
-            _ = try Fixture.analyze("text/page.png", RequestSet(text: TextRequest(languages: "xxx")))
+            _ = try Fixture.analyze("text/page.png", RequestSet([TextRequest(languages: "xxx")]))
         }
     }
 }
@@ -85,7 +85,7 @@ struct PageRotationTests {
         let url = try turnedPage(orientation)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let source = ImageSource(path: url.path, outputName: "turned")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet(text: TextRequest()), engines: WorkerEngines()).analysis
+        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([TextRequest()]), engines: WorkerEngines()).analysis
         let recall = wordRecall(expected: "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.",
                                 recognised: analysis.fullText ?? "")
         #expect(recall >= 0.9)
@@ -102,7 +102,7 @@ struct PageRotationTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let source = ImageSource(path: url.path, outputName: "turned")
         let analysis = try ImageRequestHandler(source: source)
-            .perform(RequestSet(text: TextRequest(detectsPageRotation: false)), engines: WorkerEngines()).analysis
+            .perform(RequestSet([TextRequest(detectsPageRotation: false)]), engines: WorkerEngines()).analysis
         #expect(wordRecall(expected: "The quick brown fox jumps over the lazy dog.", recognised: analysis.fullText ?? "") < 0.5)
     }
 }

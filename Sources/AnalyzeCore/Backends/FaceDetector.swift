@@ -9,12 +9,13 @@ final class FaceDetector {
     /// CenterFace's fixed network input (multiples of 32); images are scaled into it.
     static let centerFaceInput = (width: 640, height: 480)
 
-    init(kind: FaceDetectorKind, models: ModelLocator) throws(AnalysisError) {
+    init(kind: FaceDetectorKind, model: ModelIdentity?, models: ModelLocator) throws(AnalysisError) {
         var status = aocv_status()
         let created: OpaquePointer?
         switch kind {
         case .centerface:
-            let path = try models.centerFace()
+            guard let model else { throw AnalysisError(.engineUnavailable, "CenterFace needs a model") }
+            let path = try models.path(of: model)
             created = aocv_centerface_create(path, Int32(Self.centerFaceInput.width), Int32(Self.centerFaceInput.height), &status)
         case .haar:
             let path = try ModelLocator.packaged(ModelLocator.haarCascadePath, package: "opencv-data")
@@ -53,6 +54,16 @@ final class FaceDetector {
                                 mouthRight: PixelPoint(x: l.6, y: l.7), mouthLeft: PixelPoint(x: l.8, y: l.9))
                 : nil
             return Detection(box: BoundingBox(x: f.x, y: f.y, width: f.width, height: f.height), confidence: f.confidence, landmarks: landmarks)
+        }
+    }
+}
+
+extension WorkerEngines {
+    /// The worker's face detector of `kind` (CenterFace with `model`, or the Haar cascade).
+    func faceDetector(_ kind: FaceDetectorKind, model: ModelIdentity?) throws(AnalysisError) -> FaceDetector {
+        struct Configuration: Hashable { let kind: FaceDetectorKind; let model: ModelIdentity? }
+        return try engine(FaceDetector.self, for: Configuration(kind: kind, model: model)) { () throws(AnalysisError) in
+            try FaceDetector(kind: kind, model: model, models: models)
         }
     }
 }

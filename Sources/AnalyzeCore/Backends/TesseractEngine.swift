@@ -158,3 +158,10 @@ final class TesseractEngine {
         return lines.joined(separator: "\n")
     }
 }
+
+extension WorkerEngines {
+    /// The worker's Tesseract engine for a language set (`eng`, `eng+deu`, `osd`).
+    func textEngine(languages: String) throws(AnalysisError) -> TesseractEngine {
+        try engine(TesseractEngine.self, for: languages) { () throws(AnalysisError) in try TesseractEngine(languages: languages) }
+    }
+}

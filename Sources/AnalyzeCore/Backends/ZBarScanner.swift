@@ -95,3 +95,10 @@ final class ZBarScanner {
         table.first { $0.1 == type }?.0
     }
 }
+
+extension WorkerEngines {
+    /// The worker's ZBar scanner for exactly these symbologies.
+    func barcodeScanner(for symbologies: [BarcodeSymbology]) throws(AnalysisError) -> ZBarScanner {
+        try engine(ZBarScanner.self, for: symbologies) { () throws(AnalysisError) in try ZBarScanner(symbologies: symbologies) }
+    }
+}

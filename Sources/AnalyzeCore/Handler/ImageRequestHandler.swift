@@ -49,19 +49,11 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings)
-            if let request = requests.rectangles {
-                analysis.rectangles = try timings.measure("rectangles") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
-            }
-            if let request = requests.faces {
-                analysis.faces = try timings.measure("faces") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
-            }
-            if let request = requests.barcodes {
-                analysis.barcodes = try timings.measure("barcodes") { () throws(AnalysisError) in try request.perform(on: image, engines: engines) }
-            }
-            if let request = requests.text {
-                let page = try timings.measure("text") { () throws(AnalysisError) in try request.performWithFullText(on: image, engines: engines) }
-                analysis.text = page.lines
-                analysis.fullText = page.fullText
+            for request in requests.requests {
+                let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
+                    try request.performErased(on: image, engines: engines)
+                }
+                analysis.set(result, for: request.kind)
             }
             return Result(analysis: analysis, image: image, timings: timings)
         } catch var error {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A decoded barcode. Coordinates are pixels of the upright image, origin top-left.
-public struct BarcodeObservation: Sendable, Hashable, Codable {
+public struct BarcodeObservation: ListedObservation {
+    public static let noun = "barcode"
+
     /// Which symbology the code uses.
     public let symbology: BarcodeSymbology
     /// The payload as text: UTF-8 when the bytes are valid UTF-8, otherwise read as ISO-8859-1
@@ -38,4 +40,16 @@ public struct BarcodeObservation: Sendable, Hashable, Codable {
 
     /// The raw payload bytes.
     public var payloadBytes: [UInt8] { Data(base64Encoded: payloadBase64).map { [UInt8]($0) } ?? [] }
+}
+
+extension BarcodeObservation {
+    /// Counts the codes, keeps their payloads for the report (at most 20, each cut to 300
+    /// characters) and names the first three on the stderr line.
+    public static func summary(of codes: [BarcodeObservation]) -> ResultSummary {
+        let named = codes.prefix(3).map { "\($0.symbology) \"\(MarkupEscaping.label($0.payload, limit: 30))\"" }
+        var summary = ResultSummary(count: codes.count, phrase: "\(codes.count) barcode(s)"
+            + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))
+        summary.highlights = codes.prefix(20).map { "\($0.symbology): " + String($0.payload.prefix(300)) }
+        return summary
+    }
 }

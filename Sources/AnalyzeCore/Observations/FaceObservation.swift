@@ -3,7 +3,9 @@ import Foundation
 /// A face, like `VNFaceObservation`. Coordinates are pixels of the upright image, origin top-left.
 ///
 /// Left and right are the **subject's**: the subject's right eye appears on the image's left.
-public struct FaceObservation: Sendable, Hashable, Codable {
+public struct FaceObservation: ListedObservation {
+    public static let noun = "face"
+
     public let boundingBox: BoundingBox
     /// The detector's score, 0–1 (CenterFace's heatmap peak; for Haar, see ``FaceDetectorKind``).
     public let confidence: Double

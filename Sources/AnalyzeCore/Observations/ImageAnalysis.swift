@@ -1,8 +1,3 @@
-/// Everything found in one image: the JSON contract scripts rely on.
-///
-/// All coordinates are pixels of the upright image (EXIF orientation applied), origin top-left.
-/// A kind that was not requested is absent; a requested kind with nothing found is an empty array.
-/// Encoded with sorted keys and no timestamps, so the same input and options give the same bytes.
 /// An input file's identity by content.
 public struct InputFingerprint: Sendable, Hashable, Codable {
     public let bytes: Int
@@ -10,11 +5,18 @@ public struct InputFingerprint: Sendable, Hashable, Codable {
 
     public init(of data: [UInt8]) {
         bytes = data.count
-        sha256 = SHA256.hex(data)
+        sha256 = ContentHash.sha256Hex(data)
     }
 }
 
-public struct ImageAnalysis: Sendable, Hashable, Codable {
+/// Everything found in one image: the JSON contract scripts rely on.
+///
+/// All coordinates are pixels of the upright image (EXIF orientation applied), origin top-left.
+/// Each request's result sits under its kind's name (`rectangles`, `faces`, `barcodes`, `text` and
+/// `fullText`, `objects`, `classification`…); a kind that was not requested is absent, a requested
+/// kind with nothing found is an empty array. Encoded with sorted keys and no timestamps, so the
+/// same input and options give the same bytes.
+public struct ImageAnalysis: Sendable, Hashable, Encodable {
     /// The input path as given (or as found under a directory argument).
     public let file: String
     /// The EXIF orientation that was applied, 1–8 (1 when the tag is missing or invalid).
@@ -22,19 +24,20 @@ public struct ImageAnalysis: Sendable, Hashable, Codable {
     /// Size of the upright image.
     public let width: Int
     public let height: Int
-    public var rectangles: [RectangleObservation]?
-    public var faces: [FaceObservation]?
-    public var barcodes: [BarcodeObservation]?
-    /// Recognised text lines.
-    public var text: [TextObservation]?
-    /// The whole recognised text, lines separated by newlines and blocks by blank lines.
-    public var fullText: String?
     /// Non-fatal problems (e.g. an invalid orientation tag that was treated as 1).
     public var warnings: [String]
     /// The input's size and SHA-256: with `optionsHash`, what `--resume` compares.
     public var input: InputFingerprint?
     /// A hash of the requests and output options that produced this result.
     public var optionsHash: String?
+    /// Each request's result, in the order the requests were performed.
+    public private(set) var results: [KindResult] = []
+
+    /// One request's result under its kind.
+    public struct KindResult: Sendable {
+        public let kind: ObservationKind
+        public let result: any RequestResult
+    }
 
     public init(file: String, orientation: Int, width: Int, height: Int, warnings: [String] = []) {
         self.file = file
@@ -44,13 +47,63 @@ public struct ImageAnalysis: Sendable, Hashable, Codable {
         self.warnings = warnings
     }
 
-    /// How many observations of a kind were found; nil when the kind was not requested.
-    public func count(of kind: ObservationKind) -> Int? {
-        switch kind {
-        case .rectangles: rectangles?.count
-        case .faces: faces?.count
-        case .barcodes: barcodes?.count
-        case .text: text?.count
+    /// The result of `kind`; nil when it was not requested.
+    public subscript(kind: ObservationKind) -> (any RequestResult)? {
+        results.first { $0.kind == kind }?.result
+    }
+
+    /// The result of `kind` as its concrete type.
+    public func result<R: RequestResult>(_ kind: ObservationKind, as type: R.Type = R.self) -> R? {
+        self[kind] as? R
+    }
+
+    /// Stores (or replaces) the result of `kind`.
+    public mutating func set(_ result: any RequestResult, for kind: ObservationKind) {
+        if let index = results.firstIndex(where: { $0.kind == kind }) {
+            results[index] = KindResult(kind: kind, result: result)
+        } else {
+            results.append(KindResult(kind: kind, result: result))
         }
     }
+
+    /// The kinds that have a result, in the order they were performed.
+    public var kinds: [ObservationKind] { results.map(\.kind) }
+
+    /// How many observations of a kind were found; nil when the kind was not requested.
+    public func count(of kind: ObservationKind) -> Int? { self[kind]?.summary.count }
+
+    /// The same analysis without its results (what a run keeps in memory per image).
+    public var withoutResults: ImageAnalysis {
+        var bare = self
+        bare.results = []
+        return bare
+    }
+
+    public static func == (a: ImageAnalysis, b: ImageAnalysis) -> Bool {
+        a.file == b.file && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
+            && a.input == b.input && a.optionsHash == b.optionsHash && a.results.count == b.results.count
+            && zip(a.results, b.results).allSatisfy { $0.kind == $1.kind && $0.result.isEqual(to: $1.result) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(optionsHash)
+        hasher.combine(kinds)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnalysisCodingKey.self)
+        try container.encode(file, forKey: Self.fileKey)
+        try container.encode(orientation, forKey: AnalysisCodingKey("orientation"))
+        try container.encode(width, forKey: AnalysisCodingKey("width"))
+        try container.encode(height, forKey: AnalysisCodingKey("height"))
+        try container.encode(warnings, forKey: AnalysisCodingKey("warnings"))
+        try container.encodeIfPresent(input, forKey: AnalysisCodingKey("input"))
+        try container.encodeIfPresent(optionsHash, forKey: AnalysisCodingKey("optionsHash"))
+        for entry in results {
+            try entry.result.encode(into: &container, as: entry.kind)
+        }
+    }
+
+    static let fileKey = AnalysisCodingKey("file")
 }

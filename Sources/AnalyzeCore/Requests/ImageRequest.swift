@@ -1,40 +1,43 @@
 /// One kind of analysis to perform on an image, like a `VNRequest`.
 ///
-/// Requests are small values holding their parameters. The ``ImageRequestHandler`` performs them,
-/// all on the same decoded, upright image, with the engines of the worker thread it runs on.
-public protocol ImageRequest: Sendable {
-    associatedtype Observation: Sendable
+/// Requests are small values holding their parameters (never paths: a model is named by its
+/// ``ModelIdentity``). The ``ImageRequestHandler`` performs them, all on the same decoded, upright
+/// image, with the engines of the worker thread it runs on. A new kind of request is its own
+/// files (request, observation, drawing, tests) plus one line in the ``RequestRegistry``.
+public protocol ImageRequest: Sendable, Hashable, Codable {
+    /// What the request finds in one image.
+    associatedtype Result: RequestResult
 
-    /// The name of the kind of observation, as used in JSON keys, SVG groups and labels.
+    /// The kind of observation it produces: its JSON key, SVG group and `--require` name.
     static var kind: ObservationKind { get }
+    /// Other names accepted for the kind in `--require`/`--forbid` (e.g. `rects`, `barcode`).
+    static var kindAliases: [String] { get }
+
+    /// The request with default parameters: what "every request" and `--require KIND` add.
+    init()
+
+    /// The models this request loads, by identity; the worker's engines find the files.
+    var models: [ModelIdentity] { get }
 
     /// Runs the request on one upright image.
-    func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [Observation]
+    func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> Result
 }
 
-/// The kinds of observations the tool produces.
-public enum ObservationKind: String, Sendable, Hashable, Codable, CaseIterable {
-    case rectangles, faces, barcodes, text
+extension ImageRequest {
+    public static var kindAliases: [String] { [] }
+    public var models: [ModelIdentity] { [] }
 
-    /// Colour used to draw this kind (the Vision sample's convention), as r, g, b.
-    public var color: (r: UInt8, g: UInt8, b: UInt8) {
-        switch self {
-        case .rectangles: (0, 90, 255)
-        case .faces: (255, 214, 0)
-        case .barcodes: (0, 200, 70)
-        case .text: (230, 20, 20)
-        }
+    /// The kind of this request value.
+    public var kind: ObservationKind { Self.kind }
+
+    /// `perform`, with the result as an existential (for the handler's loop over `any ImageRequest`).
+    func performErased(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> any RequestResult {
+        try perform(on: image, engines: engines)
     }
 
-    /// The colour as an SVG/CSS hex string.
-    public var cssColor: String {
-        let c = color
-        return "#" + [c.r, c.g, c.b].map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+    /// Whether `other` is the same request.
+    func isEqual(to other: any ImageRequest) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
     }
-
-    /// Colour of per-character boxes (purple in the Vision sample).
-    public static let characterColor: (r: UInt8, g: UInt8, b: UInt8) = (150, 40, 200)
 }

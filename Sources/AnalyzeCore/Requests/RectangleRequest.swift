@@ -2,8 +2,9 @@ internal import COpenCVShim
 
 /// Finds projected rectangles at any orientation, like `VNDetectRectanglesRequest`, with
 /// Vision's parameters and meanings (OpenCV contours and edges, `aocv_detect_rectangles`).
-public struct RectangleRequest: ImageRequest, Codable, Hashable {
+public struct RectangleRequest: ImageRequest {
     public static let kind = ObservationKind.rectangles
+    public static let kindAliases = ["rects", "rectangle"]
 
     /// Smallest accepted shorter-side / longer-side ratio (Vision's `minimumAspectRatio`).
     public var minimumAspectRatio: Double
@@ -21,6 +22,8 @@ public struct RectangleRequest: ImageRequest, Codable, Hashable {
     /// The default number of rectangles per image: enough for a page with a few cards or a
     /// photo of several documents, few enough that a batch report is not cluttered.
     public static let defaultMaximumObservations = 4
+
+    public init() { self.init(minimumAspectRatio: 0.5) }
 
     public init(minimumAspectRatio: Double = 0.5, maximumAspectRatio: Double = 1.0, quadratureTolerance: Double = 30,
                 minimumSize: Double = 0.2, minimumConfidence: Double = 0, maximumObservations: Int = RectangleRequest.defaultMaximumObservations) {
@@ -52,4 +55,14 @@ public struct RectangleRequest: ImageRequest, Codable, Hashable {
                                         confidence: q.confidence)
         }
     }
+}
+
+extension ObservationKind {
+    /// Projected rectangles (``RectangleRequest``).
+    public static let rectangles = ObservationKind("rectangles")
+}
+
+extension ImageAnalysis {
+    /// The rectangles found; nil when not requested.
+    public var rectangles: [RectangleObservation]? { result(.rectangles) }
 }

@@ -1,42 +1,62 @@
-/// The requests to perform on every image: a request that is nil is not performed.
-/// The bundle `VNImageRequestHandler.perform([requests])` receives.
-public struct RequestSet: Sendable, Codable, Hashable {
-    public var rectangles: RectangleRequest?
-    public var faces: FaceRequest?
-    public var barcodes: BarcodeRequest?
-    public var text: TextRequest?
+/// The requests to perform on every image, at most one per kind, in the order they run: the
+/// bundle `VNImageRequestHandler.perform([requests])` receives.
+///
+/// Encoded as one object keyed by kind (`{"barcodes": {…}, "text": {…}}`): that is what
+/// `summary.json` records and what the options hash in each image's JSON covers. Decoding goes
+/// through the ``RequestRegistry``, which knows every kind.
+public struct RequestSet: Sendable, Hashable, Encodable {
+    /// The requests, in the order they run.
+    public private(set) var requests: [any ImageRequest] = []
 
-    public init(rectangles: RectangleRequest? = nil, faces: FaceRequest? = nil, barcodes: BarcodeRequest? = nil, text: TextRequest? = nil) {
-        self.rectangles = rectangles
-        self.faces = faces
-        self.barcodes = barcodes
-        self.text = text
+    /// A set of `requests`; a later request of a kind replaces an earlier one.
+    public init(_ requests: [any ImageRequest] = []) {
+        for request in requests { insert(request) }
     }
 
-    /// Every request the tool has, with default parameters.
-    public static var all: RequestSet {
-        RequestSet(rectangles: RectangleRequest(), faces: FaceRequest(), barcodes: BarcodeRequest(), text: TextRequest())
+    /// Adds `request`, replacing the request of its kind if there is one.
+    public mutating func insert(_ request: any ImageRequest) {
+        if let index = requests.firstIndex(where: { $0.kind == request.kind }) {
+            requests[index] = request
+        } else {
+            requests.append(request)
+        }
     }
 
-    /// The kinds that will appear in the output.
-    public var kinds: [ObservationKind] {
-        var kinds: [ObservationKind] = []
-        if rectangles != nil { kinds.append(.rectangles) }
-        if faces != nil { kinds.append(.faces) }
-        if barcodes != nil { kinds.append(.barcodes) }
-        if text != nil { kinds.append(.text) }
-        return kinds
+    /// Removes the request of `kind`.
+    public mutating func remove(_ kind: ObservationKind) {
+        requests.removeAll { $0.kind == kind }
     }
 
-    public var isEmpty: Bool { kinds.isEmpty }
+    /// The request of type `R`, if present.
+    public subscript<R: ImageRequest>(_ type: R.Type) -> R? {
+        requests.lazy.compactMap { $0 as? R }.first
+    }
 
-    /// Adds the request for `kind` with default parameters when it is not already requested.
-    public mutating func ensure(_ kind: ObservationKind) {
-        switch kind {
-        case .rectangles: if rectangles == nil { rectangles = RectangleRequest() }
-        case .faces: if faces == nil { faces = FaceRequest() }
-        case .barcodes: if barcodes == nil { barcodes = BarcodeRequest() }
-        case .text: if text == nil { text = TextRequest() }
+    /// The request of `kind`, if present.
+    public subscript(kind: ObservationKind) -> (any ImageRequest)? {
+        requests.first { $0.kind == kind }
+    }
+
+    /// The kinds that will appear in the output, in the order they run.
+    public var kinds: [ObservationKind] { requests.map(\.kind) }
+
+    public var isEmpty: Bool { requests.isEmpty }
+
+    /// Every model the requests load.
+    public var models: [ModelIdentity] { requests.flatMap(\.models) }
+
+    public static func == (a: RequestSet, b: RequestSet) -> Bool {
+        a.requests.count == b.requests.count && a.requests.allSatisfy { request in b[request.kind].map(request.isEqual(to:)) ?? false }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for request in requests.sorted(by: { $0.kind < $1.kind }) { hasher.combine(AnyHashable(request)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnalysisCodingKey.self)
+        for request in requests {
+            try container.encode(request, forKey: AnalysisCodingKey(request.kind.rawValue))
         }
     }
 }

@@ -1,5 +1,5 @@
 /// Recognises text with Tesseract (like `VNRecognizeTextRequest`): lines, words, optionally characters.
-public struct TextRequest: ImageRequest, Codable, Hashable {
+public struct TextRequest: ImageRequest {
     public static let kind = ObservationKind.text
 
     /// Tesseract language codes joined with `+`, e.g. `eng` or `eng+deu`.
@@ -14,6 +14,8 @@ public struct TextRequest: ImageRequest, Codable, Hashable {
     /// read it again turned upright. Coordinates stay those of the image as it is.
     public var detectsPageRotation: Bool
 
+    public init() { self.init(languages: "eng") }
+
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true) {
         self.languages = languages
         self.detectsPageRotation = detectsPageRotation
@@ -21,13 +23,14 @@ public struct TextRequest: ImageRequest, Codable, Hashable {
         self.minimumConfidence = minimumConfidence
     }
 
-    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [TextObservation] {
-        try performWithFullText(on: image, engines: engines).lines
-    }
-
     /// Lines and the whole page text. One recognition pass; a second only when the first reading
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
-    func performWithFullText(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
+        let page = try read(image, engines: engines)
+        return RecognizedPage(lines: page.lines, fullText: page.fullText)
+    }
+
+    func read(_ image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let engine = try engines.textEngine(languages: languages)
         let gray = try image.gray()
         var page = try engine.recognize(gray, characterBoxes: characterBoxes)
@@ -64,4 +67,16 @@ public struct TextRequest: ImageRequest, Codable, Hashable {
         let words = lines.flatMap(\.words)
         return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
     }
+}
+
+extension ObservationKind {
+    /// Recognised text (``TextRequest``): `text` holds the lines, `fullText` the whole text.
+    public static let text = ObservationKind("text")
+}
+
+extension ImageAnalysis {
+    /// The recognised lines; nil when text was not requested.
+    public var text: [TextObservation]? { result(.text, as: RecognizedPage.self)?.lines }
+    /// The whole recognised text; nil when text was not requested.
+    public var fullText: String? { result(.text, as: RecognizedPage.self)?.fullText }
 }

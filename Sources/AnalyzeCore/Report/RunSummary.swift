@@ -21,6 +21,8 @@ public struct RunSummary: Sendable, Codable {
     /// The requests with their parameters, and the output options.
     public var requests: RequestSet
     public var checks: [ObservationCheck]
+    /// Which files each image got (the report links only those).
+    public var outputs: OutputLayout = OutputLayout()
     public var images = ImageCounts()
     /// Observations found over the run, per kind (`text` counts lines; `words` too).
     public var totals: [String: Int] = [:]
@@ -38,8 +40,9 @@ public struct RunSummary: Sendable, Codable {
     public var shard: String?
     public var entries: [ImageDigest] = []
 
-    public init(requests: RequestSet, checks: [ObservationCheck], entries: [ImageDigest], timings: StageTimings) {
+    public init(requests: RequestSet, checks: [ObservationCheck], outputs: OutputLayout = OutputLayout(), entries: [ImageDigest], timings: StageTimings) {
         self.requests = requests
+        self.outputs = outputs
         self.checks = checks
         self.timings = timings.seconds.mapValues { ($0 * 1000).rounded() / 1000 }
         self.entries = entries.sorted { $0.file < $1.file }
@@ -78,7 +81,7 @@ public struct RunSummary: Sendable, Codable {
         var timings: [String: Double] = [:]
         var resumed = 0
         for part in parts {
-            guard part.requests == merged.requests, part.checks == merged.checks else {
+            guard part.requests == merged.requests, part.checks == merged.checks, part.outputs == merged.outputs else {
                 throw AnalysisError(.outputFailed, "the summaries were made with different options; they are not shards of one batch")
             }
             for entry in part.entries { byFile[entry.file] = entry }

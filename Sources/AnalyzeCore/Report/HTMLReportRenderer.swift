@@ -22,7 +22,7 @@ public enum HTMLReportRenderer {
 
     public static func html(summary: RunSummary, cards: [Card]) -> String {
         let e = MarkupEscaping.escape
-        let scriptHash = Data(SHA256.hex(Array(script.utf8)).hexBytes).base64EncodedString()
+        let scriptHash = Data(ContentHash.sha256(Array(script.utf8))).base64EncodedString()
         let failed = cards.filter { $0.digest.status != .ok }
         let kinds = summary.requests.kinds
         var out = """
@@ -52,6 +52,12 @@ public enum HTMLReportRenderer {
         for kind in kinds {
             out += "<label><input type=\"checkbox\" class=\"kind-filter\" value=\"\(kind.rawValue)\"> with \(kind.rawValue)</label>"
         }
+        let labels = Set(cards.flatMap { $0.digest.labels.values.joined() }).sorted()
+        if !labels.isEmpty {
+            out += "<label>label <select id=\"label-filter\"><option value=\"\">any</option>"
+            out += labels.map { "<option value=\"\(e($0.lowercased()))\">\(e($0))</option>" }.joined()
+            out += "</select></label>"
+        }
         out += "<span id=\"shown\"></span></nav>\n</header>\n"
 
         if !failed.isEmpty {
@@ -67,26 +73,29 @@ public enum HTMLReportRenderer {
 
         out += "<main id=\"cards\">\n"
         for card in cards {
-            out += self.card(card, kinds: kinds)
+            out += self.card(card, kinds: kinds, outputs: summary.outputs)
         }
         out += "</main>\n<script>\(script)</script>\n</body>\n</html>\n"
         return out
     }
 
-    static func card(_ card: Card, kinds: [ObservationKind]) -> String {
+    static func card(_ card: Card, kinds: [ObservationKind], outputs: OutputLayout) -> String {
         let e = MarkupEscaping.escape
         let d = card.digest
         let base = (card.folder.isEmpty ? "" : card.folder + "/") + urlComponent(d.outputName)
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
-        var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\">\n"
-        if d.status != .failed {
+        let labels = d.labels.values.joined().map { $0.lowercased() }
+        var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
+        out += " data-labels=\"\(e(labels.joined(separator: "|")))\">\n"
+        if d.status != .failed && outputs.png {
             out += "<a href=\"\(e(base)).png\"><img loading=\"lazy\" src=\"\(e(base)).png\" alt=\"annotated \(e(d.file))\"></a>\n"
         }
         out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
         if d.status == .failed {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
         } else {
-            out += "<p class=\"links\"><a href=\"\(e(base)).png\">PNG</a> <a href=\"\(e(base)).svg\">SVG</a> <a href=\"\(e(base)).json\">JSON</a>"
+            let links = [(outputs.png, "png", "PNG"), (outputs.svg, "svg", "SVG"), (outputs.json, "json", "JSON")].filter(\.0)
+            out += "<p class=\"links\">" + links.map { "<a href=\"\(e(base)).\($0.1)\">\($0.2)</a>" }.joined(separator: " ")
             if let w = d.width, let h = d.height { out += " <span class=\"size\">\(w)×\(h)</span>" }
             if let o = d.orientation, o != 1 { out += " <span class=\"orientation\">orientation \(o)</span>" }
             out += "</p>\n<ul class=\"counts\">"
@@ -117,6 +126,7 @@ public enum HTMLReportRenderer {
       var kindBoxes = Array.prototype.slice.call(document.querySelectorAll('.kind-filter'));
       var cards = Array.prototype.slice.call(document.querySelectorAll('article.card'));
       var shown = document.getElementById('shown');
+      var labelFilter = document.getElementById('label-filter');
       function update() {
         var q = search.value.trim().toLowerCase();
         var kinds = kindBoxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
@@ -125,7 +135,8 @@ public enum HTMLReportRenderer {
           var has = (card.getAttribute('data-kinds') || '').split(' ');
           var ok = (!q || card.textContent.toLowerCase().indexOf(q) >= 0)
             && (!onlyFailed.checked || card.getAttribute('data-status') !== 'ok')
-            && kinds.every(function (k) { return has.indexOf(k) >= 0; });
+            && kinds.every(function (k) { return has.indexOf(k) >= 0; })
+            && (!labelFilter || !labelFilter.value || (card.getAttribute('data-labels') || '').split('|').indexOf(labelFilter.value) >= 0);
           card.hidden = !ok;
           if (ok) { n += 1; }
         });
@@ -134,6 +145,7 @@ public enum HTMLReportRenderer {
       search.addEventListener('input', update);
       onlyFailed.addEventListener('change', update);
       kindBoxes.forEach(function (b) { b.addEventListener('change', update); });
+      if (labelFilter) { labelFilter.addEventListener('change', update); }
       update();
       document.body.setAttribute('data-ready', 'yes');
     })();
@@ -156,17 +168,4 @@ public enum HTMLReportRenderer {
     pre.text{white-space:pre-wrap;font-size:12px;background:#f8f8f8;padding:4px;margin:4px 0;max-height:8em;overflow:hidden}
     .error,.check-failure{color:#a00}
     """
-}
-
-extension String {
-    /// Bytes of a hex string (pairs of hex digits).
-    var hexBytes: [UInt8] {
-        var bytes: [UInt8] = []
-        var index = startIndex
-        while index < endIndex, let next = self.index(index, offsetBy: 2, limitedBy: endIndex) {
-            if let byte = UInt8(self[index ..< next], radix: 16) { bytes.append(byte) }
-            index = next
-        }
-        return bytes
-    }
 }

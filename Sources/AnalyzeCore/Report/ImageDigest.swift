@@ -22,13 +22,13 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     public let height: Int?
     /// Observations per requested kind (`text` counts lines).
     public let counts: [String: Int]
-    /// Barcode payloads (`symbology: payload`), at most 20, each cut to 300 characters.
+    /// Short lines worth showing: barcode payloads (`symbology: payload`, at most 20, each cut to
+    /// 300 characters), recognised labels with their confidence.
     public let payloads: [String]
     /// The first five text lines.
     public let textPreview: [String]
-
-    public static let maximumPayloads = 20
-    public static let previewLines = 5
+    /// Labels recognised, per kind (the report filters on them).
+    public let labels: [String: [String]]
 
     public init(source: ImageSource, result: Result<ImageAnalysis, AnalysisError>, checkFailures: [String]) {
         file = source.path
@@ -45,6 +45,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
             counts = [:]
             payloads = []
             textPreview = []
+            labels = [:]
         case .success(let analysis):
             status = checkFailures.isEmpty ? .ok : .checkFailed
             errorCode = nil
@@ -53,14 +54,19 @@ public struct ImageDigest: Sendable, Hashable, Codable {
             orientation = analysis.orientation
             width = analysis.width
             height = analysis.height
-            var counts: [String: Int] = [:]
-            for kind in ObservationKind.allCases {
-                if let n = analysis.count(of: kind) { counts[kind.rawValue] = n }
+            var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [], labels: [String: [String]] = [:]
+            for entry in analysis.results {
+                let summary = entry.result.summary
+                counts[entry.kind.rawValue] = summary.count
+                counts.merge(summary.extraCounts) { $0 + $1 }
+                payloads += summary.highlights
+                preview += summary.textPreview
+                if !summary.labels.isEmpty { labels[entry.kind.rawValue] = summary.labels }
             }
-            if let lines = analysis.text { counts["words"] = lines.reduce(0) { $0 + $1.words.count } }
             self.counts = counts
-            payloads = (analysis.barcodes ?? []).prefix(Self.maximumPayloads).map { "\($0.symbology): " + String($0.payload.prefix(300)) }
-            textPreview = (analysis.text ?? []).prefix(Self.previewLines).map(\.string)
+            self.payloads = payloads
+            textPreview = preview
+            self.labels = labels
         }
     }
 }

@@ -14,6 +14,8 @@ public struct AnalysisError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let engineFailed = Code(rawValue: "engine-failed")
         public static let engineUnavailable = Code(rawValue: "engine-unavailable")
         public static let outputFailed = Code(rawValue: "output-failed")
+        /// A bad argument or combination of options (the command exits 2).
+        public static let usage = Code(rawValue: "usage")
     }
 
     public let code: Code

@@ -31,9 +31,7 @@ public struct ImageOutcome: Sendable {
     /// run over a huge folder does not hold every image's observations in memory.
     func withoutObservations() -> ImageOutcome {
         guard case .success(let analysis) = result else { return self }
-        let bare = ImageAnalysis(file: analysis.file, orientation: analysis.orientation, width: analysis.width, height: analysis.height,
-                                 warnings: analysis.warnings)
-        return ImageOutcome(source: source, index: index, result: .success(bare), checkFailures: checkFailures, resumed: resumed,
+        return ImageOutcome(source: source, index: index, result: .success(analysis.withoutResults), checkFailures: checkFailures, resumed: resumed,
                             timings: timings, digest: digest)
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Analyses many images in parallel on Dispatch queues, with bounded memory.
 ///
@@ -14,6 +15,8 @@ public struct BatchRunner: Sendable {
     public var output: OutputOptions?
     public var jobs: Int
     public var maximumPixels: Int
+    /// Where the workers' engines find model files.
+    public var models: ModelLocator = .standard
     /// `--require`/`--forbid` checks applied to every analysed image.
     public var checks: [ObservationCheck] = []
     /// Reuse an image's outputs when its JSON records the same input bytes (SHA-256) and options.
@@ -42,7 +45,7 @@ public struct BatchRunner: Sendable {
         }
         let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
-        return String(SHA256.hex(bytes).prefix(16))
+        return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
 
     /// Runs the batch. `onOutcome` is called on one serial queue, once per image, as each finishes.
@@ -66,7 +69,7 @@ public struct BatchRunner: Sendable {
         let optionsHash = self.optionsHash
         for _ in 0 ..< workerCount {
             workers.async(group: group) {
-                let engines = WorkerEngines()
+                let engines = WorkerEngines(models: models)
                 while let index = state.next() {
                     let outcome = process(index: index, engines: engines, optionsHash: optionsHash)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
@@ -131,50 +134,39 @@ public struct BatchRunner: Sendable {
     /// The analysis recorded by an earlier run, when its JSON names the same input bytes and
     /// options and every other output it should have written exists.
     func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> ImageAnalysis? {
-        let base = output.directory.appendingPathComponent(source.outputName)
-        guard let data = FileManager.default.contents(atPath: base.appendingPathExtension("json").path),
+        guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source.outputName).path),
               let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
               previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
-        var expected: [String] = []
-        if output.writePNG { expected.append(base.appendingPathExtension("png").path) }
-        if output.writeSVG { expected.append(base.appendingPathExtension("svg").path) }
-        if output.rectify, let count = previous.rectangles?.count, count > 0 {
-            expected += (1 ... count).map { output.directory.appendingPathComponent("\(source.outputName).rect-\($0).png").path }
-        }
+        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0).map { output.url(of: $0, for: source.outputName).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }
 
     /// Renders every output in memory first, then writes each atomically, the JSON last (it is
-    /// what `--resume` trusts): a failure leaves no partial file.
+    /// what `--resume` trusts): a failure leaves no partial file. The annotated image is drawn on
+    /// the image's own pixels, so it is rendered after the rectified crops, which need them clean.
     func write(_ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
                timings: inout StageTimings) throws(AnalysisError) {
-        let base = output.directory.appendingPathComponent(source.outputName)
         var files: [(URL, [UInt8])] = []
-        if output.writeSVG {
-            let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
-            files.append((base.appendingPathExtension("svg"), timings.measure("render.svg") {
-                Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8)
-            }))
-        }
-        if output.rectify {
-            for (n, rect) in (analysis.rectangles ?? []).enumerated() {
-                let size = rect.rectifiedSize
-                let crop = try timings.measure("render.rectify") { () throws(AnalysisError) in
+        let rectangles = analysis.rectangles ?? []
+        for file in output.layout.files(rectangles: rectangles.count) {
+            let bytes: [UInt8]
+            switch file {
+            case .overlay:
+                let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
+                bytes = timings.measure("render.svg") { Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8) }
+            case .rectified(let n):
+                let rect = rectangles[n - 1], size = rect.rectifiedSize
+                bytes = try timings.measure("render.rectify") { () throws(AnalysisError) in
                     try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
                 }
-                files.append((output.directory.appendingPathComponent("\(source.outputName).rect-\(n + 1).png"), crop))
+            case .annotated:
+                bytes = try timings.measure("render.png") { () throws(AnalysisError) in
+                    try AnnotatedImageRenderer.png(of: image, analysis: analysis, drawingOnTheImage: true)
+                }
+            case .json:
+                bytes = try timings.measure("render.json") { () throws(AnalysisError) in try JSONRenderer.encode(analysis) }
             }
-        }
-        // Last, because it draws on the image's own pixels (rectify above needs them clean).
-        if output.writePNG {
-            files.append((base.appendingPathExtension("png"), try timings.measure("render.png") { () throws(AnalysisError) in
-                try AnnotatedImageRenderer.png(of: image, analysis: analysis, drawingOnTheImage: true)
-            }))
-        }
-        if output.writeJSON {
-            files.append((base.appendingPathExtension("json"), try timings.measure("render.json") { () throws(AnalysisError) in
-                try JSONRenderer.encode(analysis)
-            }))
+            files.append((output.url(of: file, for: source.outputName), bytes))
         }
         try timings.measure("write") { () throws(AnalysisError) in
             for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }
@@ -189,32 +181,34 @@ public struct BatchRunner: Sendable {
     }
 }
 
-/// The shared cursor and result slots of a batch, guarded by a lock.
-private final class BatchState: @unchecked Sendable {
-    // Invariant: `cursor` and `slots` are only read or written while `lock` is held.
-    private let lock = NSLock()
+/// The shared cursor and result slots of a batch, guarded by a mutex.
+private final class BatchState: Sendable {
+    private struct Slots {
+        var cursor = 0
+        var outcomes: [ImageOutcome?]
+    }
+
     private let order: [Int]
     private let cancellation: CancellationFlag?
-    private var cursor = 0
-    private var slots: [ImageOutcome?]
+    private let slots: Mutex<Slots>
 
     /// `order`: the input indices in the order they are handed out.
     init(order: [Int], cancellation: CancellationFlag?) {
         self.order = order
         self.cancellation = cancellation
-        slots = Array(repeating: nil, count: order.count)
+        slots = Mutex(Slots(outcomes: Array(repeating: nil, count: order.count)))
     }
 
     func next() -> Int? {
         if cancellation?.isCancelled == true { return nil }
-        return lock.withLock {
-            guard cursor < order.count else { return nil }
-            defer { cursor += 1 }
-            return order[cursor]
+        return slots.withLock { state -> Int? in
+            guard state.cursor < order.count else { return nil }
+            defer { state.cursor += 1 }
+            return order[state.cursor]
         }
     }
 
-    func store(_ outcome: ImageOutcome) { lock.withLock { slots[outcome.index] = outcome } }
+    func store(_ outcome: ImageOutcome) { slots.withLock { $0.outcomes[outcome.index] = outcome } }
 
-    func outcomes() -> [ImageOutcome] { lock.withLock { slots.compactMap { $0 } } }
+    func outcomes() -> [ImageOutcome] { slots.withLock { $0.outcomes.compactMap { $0 } } }
 }

@@ -1,0 +1,46 @@
+/// Which requests a run performs: the policy behind the command's request flags.
+///
+/// - No request asked for and no check: every registered request runs.
+/// - Otherwise the requests asked for, plus the request of every kind a `--require`/`--forbid`
+///   check names.
+/// - A request whose model is missing is an error when it was asked for (or checked), and is
+///   skipped with a note when it was only implied by "every request".
+public struct RequestPlan: Sendable {
+    /// Every kind's request with the user's parameters; kinds absent here get their defaults.
+    public var configured: RequestSet
+    /// The kinds asked for explicitly.
+    public var asked: [ObservationKind]
+    /// The run's checks (their kinds are enabled).
+    public var checks: [ObservationCheck]
+
+    public init(configured: RequestSet, asked: [ObservationKind], checks: [ObservationCheck] = []) {
+        self.configured = configured
+        self.asked = asked
+        self.checks = checks
+    }
+
+    /// The requests to perform and the notes to show (skipped requests), or an error for a
+    /// request that was asked for but cannot run.
+    public func resolve(models: ModelLocator) throws(AnalysisError) -> (requests: RequestSet, notes: [String]) {
+        let explicit = Set(asked + checks.map(\.kind))
+        var requests = RequestSet()
+        var notes: [String] = []
+        for entry in RequestRegistry.entries where explicit.isEmpty || explicit.contains(entry.kind) {
+            let request = configured[entry.kind] ?? entry.makeDefault()
+            if let missing = request.models.first(where: { !models.contains($0) }) {
+                let reason: String
+                do {
+                    _ = try models.path(of: missing)
+                    reason = "the model \(missing) was not found"
+                } catch {
+                    reason = error.message
+                }
+                guard explicit.isEmpty else { throw AnalysisError(.engineUnavailable, "\(entry.kind) cannot run: \(reason)") }
+                notes.append("\(entry.kind) skipped: \(reason)")
+                continue
+            }
+            requests.insert(request)
+        }
+        return (requests, notes)
+    }
+}

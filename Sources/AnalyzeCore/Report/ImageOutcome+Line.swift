@@ -1,0 +1,20 @@
+extension ImageOutcome {
+    /// The stderr line for this image: what was found, or why it failed; nil for a success when
+    /// `quiet`. Untrusted strings are cut and made printable.
+    public func line(quiet: Bool) -> String? {
+        switch result {
+        case .failure(let error):
+            return "FAIL \(source.path): \(error.message) [\(error.code)]"
+        case .success(let analysis):
+            if !checkFailures.isEmpty {
+                return "FAIL \(source.path): " + checkFailures.joined(separator: "; ") + " [check]"
+            }
+            if quiet { return nil }
+            if resumed { return "ok   \(source.path): up to date (resumed)" }
+            let parts = analysis.results.map(\.result.summary.phrase)
+            let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
+            let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
+            return "ok   \(source.path): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
+        }
+    }
+}

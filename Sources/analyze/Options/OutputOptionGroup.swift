@@ -1,0 +1,70 @@
+import AnalyzeCore
+import ArgumentParser
+import Foundation
+
+/// Where the outputs go and which are written.
+struct OutputOptionGroup: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Folder for the per-image outputs and the report (created if missing).", valueName: "dir"))
+    var output: String = "analyze-output"
+
+    @Flag(name: .customLong("no-png"), help: "Do not write the annotated PNGs.")
+    var noPNG = false
+
+    @Flag(name: .customLong("no-svg"), help: "Do not write the SVG overlays.")
+    var noSVG = false
+
+    @Flag(name: .customLong("no-json"), help: "Do not write the per-image JSON files.")
+    var noJSON = false
+
+    @Flag(name: .customLong("rectify"), help: "With --rects, also write each rectangle perspective-corrected as <name>.rect-<n>.png (a scanner app's crop).")
+    var rectify = false
+
+    var options: OutputOptions {
+        OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify)
+    }
+}
+
+/// How the run is carried out and reported.
+struct RunOptionGroup: ParsableArguments {
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images analysed in parallel (default: the number of cores). Also bounds the images held in memory.", valueName: "n"))
+    var jobs: Int?
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse images whose header claims more pixels than this, before decoding them.", valueName: "n"))
+    var maxPixels: Int = ImageRequestHandler.defaultMaximumPixels
+
+    @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr (no per-image lines, no progress bar).")
+    var quiet = false
+
+    @Flag(name: .customLong("jsonl"), help: "Print one JSON object per image on stdout as each finishes (the content of its JSON file, on one line; failed images as {\"file\",\"error\"}).")
+    var jsonl = false
+
+    @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more input paths from FILE, one per line ('-' for stdin), e.g. `find ... | analyze --files-from -`.", valueName: "file"))
+    var filesFrom: String?
+
+    @Flag(name: .customLong("resume"), help: "Skip images whose outputs in the output folder are up to date (same input bytes by SHA-256, same options and models): continues an interrupted run.")
+    var resume = false
+
+    @Option(name: .customLong("shard"), help: ArgumentHelp("Analyse only slice K of N (0 <= K < N) of the inputs, chosen by a stable hash of each path; writes summary.shard-K-of-N.json. Merge with `analyze report`.", valueName: "K/N"))
+    var shard: Shard?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
+    }
+}
+
+/// CI checks on every image.
+struct CheckOptionGroup: ParsableArguments {
+    @Option(name: .customLong("require"), help: ArgumentHelp("Fail an image that has nothing of KIND (\(RequestRegistry.kindNames)), or with KIND=LABEL nothing with that label (label=cat, object=person). Repeatable; enables that request.", valueName: "kind[=label]"))
+    var require: [CheckTarget] = []
+
+    @Option(name: .customLong("forbid"), help: ArgumentHelp("Fail an image that has anything of KIND, or with KIND=LABEL anything with that label (--forbid object=person: a privacy check). Repeatable; enables that request.", valueName: "kind[=label]"))
+    var forbid: [CheckTarget] = []
+
+    @Option(name: .customLong("junit"), help: ArgumentHelp("Also write JUnit XML to FILE: one test case per image; unreadable images are errors, failed checks failures.", valueName: "file"))
+    var junit: String?
+
+    var checks: [ObservationCheck] {
+        require.map { ObservationCheck(.require, $0.kind, label: $0.label) } + forbid.map { ObservationCheck(.forbid, $0.kind, label: $0.label) }
+    }
+}

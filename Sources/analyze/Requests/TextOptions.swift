@@ -1,0 +1,27 @@
+import AnalyzeCore
+import ArgumentParser
+
+/// `--text`, languages, character boxes, confidence.
+struct TextOptions: RequestOptions {
+    @Flag(name: .customLong("text"), help: "Recognise text (Tesseract): lines and words with boxes and confidences, and the whole text.")
+    var text = false
+
+    @Flag(name: .customLong("characters"), help: "With --text, also report a box per character (Vision's characterBoxes).")
+    var characters = false
+
+    @Option(help: ArgumentHelp("Tesseract languages for --text, joined with '+', e.g. eng+deu (needs tesseract-ocr-<lang>).", valueName: "langs"))
+    var languages: String = "eng"
+
+    @Option(name: .customLong("min-text-confidence"), help: ArgumentHelp("With --text, drop words whose confidence (0-1) is below this.", valueName: "c"))
+    var minTextConfidence: Double = 0
+
+    var isAsked: Bool { text }
+
+    func validate() throws {
+        try requireUnitInterval(minTextConfidence, "--min-text-confidence")
+    }
+
+    func request(models: inout ModelLocator) throws -> any ImageRequest {
+        TextRequest(languages: languages, characterBoxes: characters, minimumConfidence: minTextConfidence)
+    }
+}

@@ -1,0 +1,151 @@
+import AnalyzeCore
+import ArgumentParser
+import Dispatch
+import Foundation
+
+/// `analyze [run] PATH…`: analyses images in batch and writes their outputs and a report.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Find rectangles, faces, barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
+        discussion: """
+        For every input image, writes into the output folder:
+          <name>.png   the upright image with every observation drawn on it
+          <name>.svg   a vector overlay of the observations (refers to the input)
+          <name>.json  the observations as data (see the README's "JSON" section)
+        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path.
+
+        EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
+
+        Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not writable, a requested model missing).
+
+        Other subcommands:
+          analyze report DIR...   merge sharded runs (--shard) into one report
+          analyze models          where models are looked for, which are there
+          analyze version         the version
+          analyze help [SUB]      help on a subcommand
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP and WebP files.", valueName: "path"))
+    var inputs: [String] = []
+
+    @OptionGroup var requests: RequestOptionGroups
+    @OptionGroup(title: "Outputs") var outputs: OutputOptionGroup
+    @OptionGroup(title: "Checks") var checks: CheckOptionGroup
+    @OptionGroup(title: "Run") var runOptions: RunOptionGroup
+
+    func validate() throws {
+        if inputs.isEmpty && runOptions.filesFrom == nil { throw ValidationError("give at least one image file or folder (or --files-from)") }
+        // `analyze reprot`: a mistyped subcommand, not a missing image.
+        if let first = inputs.first, !FileManager.default.fileExists(atPath: first), !first.contains("/"), !first.contains("."),
+           let near = Analyze.subcommandNames.first(where: { Self.editDistance($0, first) <= 2 }) {
+            throw ValidationError("no such file or subcommand '\(first)'; did you mean `analyze \(near)`?")
+        }
+    }
+
+    /// Levenshtein distance, for suggesting a subcommand.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0 ... b.count)
+        for i in 1 ... max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1 ... max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
+    /// The requests to perform, by the library's policy (``RequestPlan``), and the model locator
+    /// that knows the explicit model files.
+    func plannedRequests() throws -> (RequestSet, ModelLocator) {
+        var models = ModelLocator.standard
+        var configured = RequestSet()
+        var asked: [ObservationKind] = []
+        for group in requests.all {
+            let request = try group.request(models: &models)
+            configured.insert(request)
+            if group.isAsked { asked.append(request.kind) }
+        }
+        do {
+            let (set, notes) = try RequestPlan(configured: configured, asked: asked, checks: checks.checks).resolve(models: models)
+            for note in notes { Terminal.printError("analyze: \(note)") }
+            return (set, models)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let cancellation = CancellationFlag()
+        ProcessEnvironment.installInterruptHandler(cancelling: cancellation)
+        var arguments = inputs
+        if let filesFrom = runOptions.filesFrom { arguments += try Self.readPathList(filesFrom) }
+        var sources = InputCollector.collect(arguments)
+        guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
+        let shard = runOptions.shard
+        if let shard { sources = sources.filter { shard.contains($0.path) } }
+        let (requestSet, models) = try plannedRequests()
+        let checks = self.checks.checks
+        let output = outputs.options
+        var runner = BatchRunner(sources: sources, requests: requestSet, output: output,
+                                 jobs: runOptions.jobs ?? ProcessInfo.processInfo.activeProcessorCount, maximumPixels: runOptions.maxPixels)
+        runner.models = models
+        runner.checks = checks
+        runner.resume = runOptions.resume
+        runner.retainsObservations = false
+        runner.cancellation = cancellation
+
+        let progress = ProgressReporter(total: sources.count, quiet: runOptions.quiet, jsonl: runOptions.jsonl)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcomes: [ImageOutcome]
+        do {
+            outcomes = try runner.run { progress.report($0) }
+        } catch {
+            Terminal.printError("analyze: \(error)")
+            throw ExitCode(2)
+        }
+        progress.finish()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+
+        var timings = StageTimings()
+        for outcome in outcomes { timings.add(outcome.timings) }
+        var summary = RunSummary(requests: requestSet, checks: checks, outputs: output.layout, entries: outcomes.map(\.digest), timings: timings)
+        summary.images.resumed = outcomes.filter(\.resumed).count
+        summary.wallSeconds = (seconds * 1000).rounded() / 1000
+        summary.jobs = runner.jobs
+        summary.shard = shard?.description
+        do {
+            try RunReport.write(summary, to: output.directory, shard: shard)
+            if let junit = self.checks.junit { try AtomicFileWriter.write(JUnitRenderer.xml(summary: summary), to: URL(fileURLWithPath: junit)) }
+        } catch {
+            Terminal.printError("analyze: \(error)")
+            throw ExitCode(2)
+        }
+        if cancellation.isCancelled {
+            Terminal.printError("analyze: interrupted after \(outcomes.count) of \(sources.count) image(s); the outputs written are complete (continue with --resume)")
+            throw ExitCode(128 + (ProcessEnvironment.interruptingSignal ?? SIGINT))
+        }
+        let failed = summary.images.failed, checkFailed = summary.images.checkFailed
+        let resumedNote = summary.images.resumed > 0 ? ", \(summary.images.resumed) up to date (resumed)" : ""
+        Terminal.printError(String(format: "analyze: %d image(s), %d failed, %d failed a check%@, %.2f s; report: %@", outcomes.count, failed, checkFailed,
+                                   resumedNote, seconds, output.directory.appendingPathComponent(RunReport.names(shard: shard).index).path))
+        if failed + checkFailed > 0 { throw ExitCode(1) }
+    }
+
+    /// Paths from a file (or stdin for `-`), one per line; blank lines are skipped.
+    static func readPathList(_ path: String) throws -> [String] {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read --files-from \(path)") }
+            data = contents
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
+    }
+}
