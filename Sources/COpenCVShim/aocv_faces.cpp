@@ -30,23 +30,29 @@ struct Face {
     double landmarks[10];
 };
 
-/// Intersection over union of two boxes (0 when either is empty).
-double iou(const cv::Rect2d &a, const cv::Rect2d &b) {
-    const double inter = (a & b).area();
-    const double uni = a.area() + b.area() - inter;
-    return uni > 0 ? inter / uni : 0.0;
-}
-
-/// Greedy non-maximum suppression: keeps the most confident face of every group overlapping
-/// by more than `maxIoU`, and returns the survivors sorted by confidence, best first.
-std::vector<Face> suppress(std::vector<Face> faces, double maxIoU) {
-    std::sort(faces.begin(), faces.end(), [](const Face &a, const Face &b) { return a.confidence > b.confidence; });
-    std::vector<Face> kept;
-    for (const Face &f : faces) {
-        bool overlaps = false;
-        for (const Face &k : kept) if (iou(f.box, k.box) > maxIoU) { overlaps = true; break; }
-        if (!overlaps) kept.push_back(f);
+/// Non-maximum suppression with cv::dnn::NMSBoxes: keeps the most confident face of every group
+/// overlapping by more than `maxIoU`, and returns the survivors sorted by confidence, best first
+/// (equal confidences in decode order). NMSBoxes gets each face's rank in that order as its score,
+/// not the confidence itself: its float scores would merge close doubles, and it drops scores <= 0.
+std::vector<Face> suppress(const std::vector<Face> &faces, double maxIoU) {
+    std::vector<int> order(faces.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = (int)i;
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return faces[a].confidence != faces[b].confidence ? faces[a].confidence > faces[b].confidence : a < b;
+    });
+    std::vector<cv::Rect2d> boxes;
+    std::vector<float> ranks;
+    boxes.reserve(order.size());
+    ranks.reserve(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        boxes.push_back(faces[order[i]].box);
+        ranks.push_back((float)(order.size() - i));  // exact in a float up to 2^24 faces
     }
+    std::vector<int> keep;
+    cv::dnn::NMSBoxes(boxes, ranks, 0.0f, (float)maxIoU, keep);
+    std::vector<Face> kept;
+    kept.reserve(keep.size());
+    for (int i : keep) kept.push_back(faces[order[i]]);
     return kept;
 }
 
@@ -60,28 +66,6 @@ int emit(const std::vector<Face> &faces, aocv_face *out, int capacity) {
         std::copy(f.landmarks, f.landmarks + 10, out[i].landmarks);
     }
     return n;
-}
-
-/// Converts any 1- or 3-channel 8-bit image to BGR (the shim's images are BGR already; gray is tolerated).
-cv::Mat asBGR(const cv::Mat &m) {
-    if (m.channels() == 3) return m;
-    cv::Mat bgr;
-    cv::cvtColor(m, bgr, m.channels() == 4 ? cv::COLOR_BGRA2BGR : cv::COLOR_GRAY2BGR);
-    return bgr;
-}
-
-/// Letterboxes `bgr` (or gray) into a BGR canvas of exactly `size` (scaled to fit, anchored top-left, black padding)
-/// and returns the scale applied, so a canvas point p maps back to the image as p / scale.
-double letterbox(const cv::Mat &bgr, cv::Size size, cv::Mat &canvas) {
-    const double scale = std::min((double)size.width / bgr.cols, (double)size.height / bgr.rows);
-    const cv::Size fitted(std::max(1, std::min(size.width, (int)std::lround(bgr.cols * scale))),
-                          std::max(1, std::min(size.height, (int)std::lround(bgr.rows * scale))));
-    canvas = cv::Mat::zeros(size, bgr.type());
-    cv::Mat resized;
-    cv::resize(bgr, resized, fitted, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    resized.copyTo(canvas(cv::Rect(cv::Point(0, 0), fitted)));
-    canvas = asBGR(canvas);  // a gray image is expanded only at the network's size
-    return scale;
 }
 
 /// Decodes CenterFace's four stride-4 maps (MODELS.md formulas) into faces in canvas pixels.
@@ -120,18 +104,18 @@ Face toImage(Face f, double scale, cv::Size image) {
 /// (every one of the (W/4)·(H/4) cells would otherwise become a candidate).
 constexpr double kCenterFaceFloor = 0.05;
 
-/// CenterFace on one image: letterbox into the Net's fixed input, forward, decode, NMS 0.3, map back.
+/// CenterFace on one image: letterbox (top-left, black) into the Net's fixed input, forward, decode,
+/// NMS 0.3, map back (divide by the letterbox scale).
 std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
     threshold = std::max(threshold, kCenterFaceFloor);
-    cv::Mat canvas;
-    const double scale = letterbox(image, d.input, canvas);
-    d.net.setInput(cv::dnn::blobFromImage(canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
+    const aocv_letterboxed lb = aocv_letterbox(image, d.input);
+    d.net.setInput(cv::dnn::blobFromImage(lb.canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
     std::vector<cv::Mat> outs;
     d.net.forward(outs, d.outputs);
     if (outs.size() != 4) throw std::runtime_error("CenterFace: expected 4 outputs");
     std::vector<Face> faces;
     for (const Face &f : suppress(decodeCenterFace(outs, threshold), 0.3)) {
-        Face m = toImage(f, scale, image.size());
+        Face m = toImage(f, lb.scale, image.size());
         if (m.box.area() > 0) faces.push_back(m);
     }
     return faces;

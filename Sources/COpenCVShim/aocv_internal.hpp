@@ -1,7 +1,10 @@
-// Shared by the shim's .cpp files: the aocv_mat definition and the exception guard.
+// Shared by the shim's .cpp files: the aocv_mat definition, the exception guard and the letterbox.
 #pragma once
 #include "include/aocv.h"
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -42,3 +45,36 @@ Result aocv_guard(aocv_status *status, Result failure, Body body) {
 }
 
 inline aocv_mat *aocv_wrap(cv::Mat m) { return new aocv_mat{std::move(m)}; }
+
+/// Converts any 1-, 3- or 4-channel 8-bit image to BGR (the shim's images are BGR or gray already).
+inline cv::Mat aocv_as_bgr(const cv::Mat &m) {
+    if (m.channels() == 3) return m;
+    cv::Mat bgr;
+    cv::cvtColor(m, bgr, m.channels() == 4 ? cv::COLOR_BGRA2BGR : cv::COLOR_GRAY2BGR);
+    return bgr;
+}
+
+/// An image letterboxed into a network's fixed input (see aocv_letterbox).
+struct aocv_letterboxed {
+    cv::Mat canvas;     // BGR, exactly the requested size
+    double scale;       // the scale asked for: min(width / cols, height / rows)
+    cv::Size fitted;    // the size the image was resized to (round(cols * scale) x round(rows * scale))
+};
+
+/// Letterboxes an 8-bit gray or BGR image into a BGR canvas of exactly `size`: scaled to fit with its
+/// aspect ratio kept (INTER_AREA when shrinking, INTER_LINEAR when enlarging), anchored top-left, the
+/// rest filled with `pad`. A canvas point p maps back to the image as p / scale (faces), or exactly as
+/// p.x * cols / fitted.width, p.y * rows / fitted.height. A gray image is expanded to BGR only at the
+/// network's size.
+inline aocv_letterboxed aocv_letterbox(const cv::Mat &image, cv::Size size, const cv::Scalar &pad = cv::Scalar()) {
+    aocv_letterboxed lb;
+    lb.scale = std::min((double)size.width / image.cols, (double)size.height / image.rows);
+    lb.fitted = cv::Size(std::max(1, std::min(size.width, (int)std::lround(image.cols * lb.scale))),
+                         std::max(1, std::min(size.height, (int)std::lround(image.rows * lb.scale))));
+    lb.canvas = cv::Mat(size, image.type(), pad);
+    cv::Mat resized;
+    cv::resize(image, resized, lb.fitted, 0, 0, lb.scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    resized.copyTo(lb.canvas(cv::Rect(cv::Point(0, 0), lb.fitted)));
+    lb.canvas = aocv_as_bgr(lb.canvas);
+    return lb;
+}

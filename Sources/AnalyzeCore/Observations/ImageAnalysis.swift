@@ -82,13 +82,13 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     public static func == (a: ImageAnalysis, b: ImageAnalysis) -> Bool {
         a.file == b.file && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
             && a.input == b.input && a.optionsHash == b.optionsHash && a.results.count == b.results.count
-            && zip(a.results, b.results).allSatisfy { $0.kind == $1.kind && $0.result.isEqual(to: $1.result) }
+            && a.results.allSatisfy { entry in b[entry.kind].map(entry.result.isEqual(to:)) ?? false }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(optionsHash)
-        hasher.combine(kinds)
+        hasher.combine(Set(kinds))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -9,6 +9,7 @@ public enum RequestRegistry {
         RequestKindEntry(FaceRequest.self),
         RequestKindEntry(TextRequest.self),
         RequestKindEntry(BarcodeRequest.self),
+        RequestKindEntry(ObjectRequest.self),
     ]
 
     /// Every registered kind, in order.

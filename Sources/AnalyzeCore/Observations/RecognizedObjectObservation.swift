@@ -1,0 +1,30 @@
+/// An object found by a detector model, like `VNRecognizedObjectObservation`: a box and ranked
+/// labels. Coordinates are pixels of the upright image, origin top-left.
+public struct RecognizedObjectObservation: ListedObservation {
+    public static let noun = "object"
+
+    public let boundingBox: BoundingBox
+    /// The score of the best label, 0–1 (objectness × class probability for YOLO).
+    public let confidence: Double
+    /// The best labels, most confident first (at most five).
+    public let labels: [ClassificationObservation]
+
+    public init(boundingBox: BoundingBox, confidence: Double, labels: [ClassificationObservation]) {
+        self.boundingBox = boundingBox
+        self.confidence = confidence.roundedConfidence
+        self.labels = labels
+    }
+
+    /// The best label's identifier.
+    public var identifier: String { labels.first?.identifier ?? "" }
+
+    /// Counts the objects; each object's best label counts for `--forbid object=person`.
+    public static func summary(of objects: [RecognizedObjectObservation]) -> ResultSummary {
+        let named = objects.prefix(4).map { MarkupEscaping.label($0.identifier, limit: 24) }
+        var summary = ResultSummary(count: objects.count, phrase: "\(objects.count) object(s)"
+            + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (objects.count > 4 ? ", …" : "") + ")"))
+        summary.labels = objects.map(\.identifier)
+        summary.highlights = objects.prefix(20).map { "\($0.identifier) \(Int(($0.confidence * 100).rounded()))%" }
+        return summary
+    }
+}

@@ -1,0 +1,20 @@
+/// Objects: orange boxes labelled with the best label and its confidence.
+extension RecognizedObjectObservation: DrawableObservation {
+    static let color: RGB = (255, 140, 0)
+
+    var caption: String { "\(identifier) \(Int((confidence * 100).rounded()))%" }
+
+    func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
+        canvas.drawPolyline(boundingBox.corners, closed: true, color: Self.color, thickness: style.thickness + 1)
+        canvas.drawLabel(MarkupEscaping.label(caption, limit: 40), at: PixelPoint(x: boundingBox.x, y: boundingBox.y), scale: style.labelScale, color: Self.color)
+    }
+
+    func svgElements(style: AnnotationStyle) -> String {
+        let f = SVGRenderer.fmt
+        let ranked = labels.map { "\($0.identifier) \(f($0.confidence))" }.joined(separator: ", ")
+        var out = "  <g class=\"object\">\n"
+        out += "    " + AnnotationStyle.rect(boundingBox, extra: "") + "<title>\(MarkupEscaping.escape(ranked))</title></rect>\n"
+        out += "    <text fill=\"\(AnnotationStyle.css(Self.color))\" stroke=\"none\" x=\"\(f(boundingBox.x))\" y=\"\(f(boundingBox.y))\" dy=\"1em\">\(MarkupEscaping.escape(caption))</text>\n"
+        return out + "  </g>\n"
+    }
+}

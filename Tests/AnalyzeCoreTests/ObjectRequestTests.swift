@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Real photographs from Debian's `opencv-doc` (fetched by scripts/fetch-test-images).
+enum OpenCVSample {
+    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc")
+
+    static func path(_ name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        return path
+    }
+
+    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
+        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(requests, engines: WorkerEngines()).analysis
+    }
+}
+
+@Suite("Objects through YOLOv4-tiny")
+struct ObjectRequestTests {
+    @Test func findsMessiAndTheBall() throws {
+        let objects = try #require(try OpenCVSample.analyze("messi5.jpg", RequestSet([ObjectRequest()])).objects)
+        let ball = try #require(objects.first { $0.identifier == "sports ball" })
+        // The ball in the air, about x 338–388, y 288–339.
+        #expect(ball.boundingBox.intersectionOverUnion(BoundingBox(x: 338, y: 288, width: 50, height: 50)) > 0.6)
+        #expect(ball.confidence > 0.8)
+        // Messi himself: the large person box in the middle.
+        #expect(objects.contains { $0.identifier == "person" && $0.boundingBox.width > 200 })
+        // Ranked labels, best first, and the confidence is the best label's.
+        for object in objects {
+            #expect(object.labels.count <= 5 && object.labels.first?.confidence == object.confidence)
+            #expect(zip(object.labels, object.labels.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        }
+    }
+
+    @Test func findsFruitAndACup() throws {
+        let fruit = try #require(try OpenCVSample.analyze("fruits.jpg", RequestSet([ObjectRequest()])).objects)
+        #expect(fruit.contains { ["orange", "apple", "banana"].contains($0.identifier) })
+        let cup = try #require(try DebianPhoto.analyze("coffee.png", RequestSet([ObjectRequest()])).objects)
+        #expect(cup.map(\.identifier).contains("cup"))
+    }
+
+    @Test func findsNothingOnAPrintedPage() throws {
+        #expect(try Fixture.analyze("samples/printed-page.png", RequestSet([ObjectRequest()])).objects == [])
+        #expect(try Fixture.analyze("text/page.png", RequestSet([ObjectRequest()])).objects == [])
+    }
+
+    @Test func forbidObjectPersonFailsOnlyImagesWithAPerson() throws {
+        let check = try ObservationCheck(.forbid, argument: "object=person")
+        #expect(check.kind == .objects && check.label == "person")
+        let messi = try OpenCVSample.analyze("messi5.jpg", RequestSet([ObjectRequest()]))
+        let coffee = try DebianPhoto.analyze("coffee.png", RequestSet([ObjectRequest()]))
+        #expect(check.failure(for: messi)?.contains("labelled person") == true)
+        #expect(check.failure(for: coffee) == nil)
+    }
+
+    @Test func anUnreadableModelIsAClearError() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let weights = folder.appendingPathComponent("broken.onnx"), labels = folder.appendingPathComponent("labels.txt")
+        try Data("not a network".utf8).write(to: weights)
+        try Data("a\nb\n".utf8).write(to: labels)
+        var models = ModelLocator(directories: [])
+        let network = NetworkModel(role: .detector, weights: try models.add(file: weights.path), labels: try models.add(file: labels.path),
+                                   inputWidth: 416, inputHeight: 416)
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try DNNNetwork(model: network, models: models)
+        }
+        #expect(error.code == .engineUnavailable && error.message.contains("broken.onnx"))
+    }
+
+    /// A classifier given as a detector is refused with the shapes of its outputs.
+    @Test func aModelWhoseOutputsAreNotDetectionsIsRefused() throws {
+        var network = NetworkModel.efficientNetLite0
+        network.role = .detector
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try DNNNetwork(model: network, models: .standard)
+        }
+        #expect(error.message.contains("1000") || error.message.contains("output"))
+    }
+}
