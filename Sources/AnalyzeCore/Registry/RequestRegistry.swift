@@ -10,6 +10,7 @@ public enum RequestRegistry {
         RequestKindEntry(TextRequest.self),
         RequestKindEntry(BarcodeRequest.self),
         RequestKindEntry(ObjectRequest.self),
+        RequestKindEntry(ClassificationRequest.self),
     ]
 
     /// Every registered kind, in order.

@@ -17,6 +17,7 @@ struct RequestOptionGroups: ParsableArguments {
     @OptionGroup(title: "Text") var text: TextOptions
     @OptionGroup(title: "Barcodes") var barcodes: BarcodeOptions
     @OptionGroup(title: "Objects") var objects: ObjectOptions
+    @OptionGroup(title: "Classification") var classification: ClassificationOptions
 
     /// The groups above, found by reflection so the list is written once.
     var all: [any RequestOptions] {

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+@Suite("Classification through EfficientNet-Lite0")
+struct ClassificationRequestTests {
+    func labels(_ analysis: ImageAnalysis) throws -> [String] {
+        try #require(analysis.classification).map(\.identifier)
+    }
+
+    @Test func namesWhatThePhotographsShow() throws {
+        #expect(try labels(OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()]))).contains("fox squirrel"))
+        #expect(try labels(OpenCVSample.analyze("fruits.jpg", RequestSet([ClassificationRequest()]))).contains { ["orange", "lemon", "Granny Smith", "banana"].contains($0) })
+        #expect(try labels(OpenCVSample.analyze("baboon.jpg", RequestSet([ClassificationRequest()]))).first == "baboon")
+        let cat = try labels(DebianPhoto.analyze("chelsea.png", RequestSet([ClassificationRequest()])))
+        #expect(cat.contains { ObservationCheck.label($0, matches: "cat") || $0 == "tabby" })
+        #expect(try labels(DebianPhoto.analyze("coffee.png", RequestSet([ClassificationRequest()]))).contains { ["espresso", "cup", "coffee mug"].contains($0) })
+    }
+
+    @Test func reportsFiveRankedProbabilities() throws {
+        let ranked = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()])).classification)
+        #expect(ranked.count == 5)
+        #expect(zip(ranked, ranked.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        #expect(ranked.reduce(0) { $0 + $1.confidence } <= 1.001)
+        #expect((ranked.first?.confidence ?? 0) > 0.5)
+    }
+
+    @Test func requireLabelCatPassesOnlyTheCat() throws {
+        let check = try ObservationCheck(.require, argument: "label=cat")
+        #expect(check.kind == .classification)
+        #expect(check.failure(for: try DebianPhoto.analyze("chelsea.png", RequestSet([ClassificationRequest()]))) == nil)
+        #expect(check.failure(for: try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()]))) != nil)
+    }
+
+    @Test func labelsAreDrawnAndEscapedInTheSVG() throws {
+        let analysis = try DebianPhoto.analyze("chelsea.png", RequestSet([ClassificationRequest(), ObjectRequest()]))
+        let svg = SVGRenderer.svg(for: analysis, imageHref: nil)
+        #expect(svg.contains("<g id=\"classification\""))
+        #expect(svg.contains("<g id=\"objects\""))
+        #expect(svg.contains("tiger cat") || svg.contains("tabby") || svg.contains("Egyptian cat"))
+        // Through the JSON and back, for --resume.
+        let decoded = try JSONDecoder().decode(ImageAnalysis.self, from: Data(try JSONRenderer.encode(analysis)))
+        #expect(decoded == analysis)
+    }
+}
