@@ -43,3 +43,25 @@ struct ClassificationRequestTests {
         #expect(decoded == analysis)
     }
 }
+
+@Suite("Labels in the run report")
+struct LabelReportTests {
+    @Test func theReportListsLabelsToFilterByAndLinksOnlyWrittenFiles() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let sources = [ImageSource(path: try OpenCVSample.path("squirrel_cls.jpg"), outputName: "squirrel"),
+                       ImageSource(path: try OpenCVSample.path("messi5.jpg"), outputName: "messi")]
+        let requests = RequestSet([ObjectRequest(), ClassificationRequest()])
+        let output = OutputOptions(directory: out, writePNG: false)
+        let outcomes = try BatchRunner(sources: sources, requests: requests, output: output, jobs: 2).run()
+        let summary = RunSummary(requests: requests, checks: [], outputs: output.layout, entries: outcomes.map(\.digest), timings: StageTimings())
+        try RunReport.write(summary, to: out, shard: nil)
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("<option value=\"fox squirrel\">fox squirrel</option>"))
+        #expect(html.contains("<option value=\"sports ball\">sports ball</option>"))
+        #expect(html.contains("data-labels=\"sports ball|"))
+        // --no-png: no thumbnail and no link to a PNG that was never written.
+        #expect(!html.contains("squirrel.png") && html.contains("squirrel.svg") && html.contains("squirrel.json"))
+        #expect(summary.totals["objects"] ?? 0 >= 2 && summary.totals["classification"] == 10)
+    }
+}

@@ -5,7 +5,8 @@
 
 Measures, on every image under FOLDER (searched like analyze does: recursively, by extension):
 
-  analyze     --rects, --faces, --barcodes, --text alone and all four together, at --jobs 1 and --jobs 2,
+  analyze     --rects, --faces, --barcodes, --text alone and all four together, --objects, --classify and
+              all six together, at --jobs 1 and --jobs 2,
               outputs into a temporary folder. Each configuration runs 3 times when its first run takes
               under 20 s, else twice (--reps N forces N); the table shows the median wall time, the median
               CPU time and the largest peak RSS of the runs.
@@ -48,8 +49,10 @@ EVALUATE = os.path.join(REPO, "scripts", "evaluate-corpus")
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-opencv
 EXTENSIONS = {"jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp"}  # analyze's InputCollector
 REQUESTS = [("--rects", ["--rects"]), ("--faces", ["--faces"]), ("--barcodes", ["--barcodes"]),
-            ("--text", ["--text"]), ("all four", ["--rects", "--faces", "--barcodes", "--text"])]
-STAGES = ["read", "orientation", "decode", "rectangles", "faces", "barcodes", "text", "render", "write"]
+            ("--text", ["--text"]), ("all four", ["--rects", "--faces", "--barcodes", "--text"]),
+            ("--objects", ["--objects"]), ("--classify", ["--classify"]),
+            ("all six", ["--rects", "--faces", "--barcodes", "--text", "--objects", "--classify"])]
+STAGES = ["read", "orientation", "decode", "rectangles", "faces", "barcodes", "text", "objects", "classification", "render", "write"]
 TARGETS = {"pipeline": 3.0, "text": 1.0, "jobs": 1.8, "rss_mb": 600.0, "rss_growth": 1.10}
 
 
@@ -386,6 +389,9 @@ def main():
               ratio(peers["tesseract OMP_THREAD_LIMIT=1"]["seq"]["wall"], analyze[("--text", 1)]["wall"]),
               TARGETS["text"], "≥"),
         check("all four --jobs 2 vs --jobs 1 (speed-up)", ratio(a4j1["wall"], a4j2["wall"]), TARGETS["jobs"], "≥"),
+        check("all six --jobs 2 vs --jobs 1 (speed-up)", ratio(analyze[("all six", 1)]["wall"], analyze[("all six", 2)]["wall"]), TARGETS["jobs"], "≥"),
+        check("--objects --jobs 1, ms per image (MODELS.md: ~65)", 1000 * analyze[("--objects", 1)]["wall"] / n, None, "info", " ms"),
+        check("--classify --jobs 1, ms per image (MODELS.md: ~19)", 1000 * analyze[("--classify", 1)]["wall"] / n, None, "info", " ms"),
         check("peak RSS, all four --jobs 2 (MB)", a4j2["rss"], TARGETS["rss_mb"], "<", " MB"),
         check("peak RSS 10x / 1x, all four --jobs 2", ratio(rep10["rss"], a4j2["rss"]), TARGETS["rss_growth"], "≤"),
     ]
