@@ -102,10 +102,12 @@ int scoresOf(const cv::Mat &m) {
 /// lists the shapes found when they fit neither reading.
 void interpret(Model &m, const std::vector<cv::Mat> &outs, bool darknet) {
     const aocv_dnn_kind role = m.params.role;
+    // Detection rows: every output [N, K] or [1, N, K] with the same K >= 6. From ONNX also N > K, which
+    // tells a YOLOv5 head [1, 25200, 85] from YOLOv8's transposed [1, 84, 8400] (not understood).
     int columns = -1;
     for (const cv::Mat &o : outs) {
         const auto [rows, cols] = rowsOf(o);
-        if (rows <= 1 || cols < 6 || (columns >= 0 && cols != columns)) { columns = -1; break; }
+        if (rows <= 1 || cols < 6 || (columns >= 0 && cols != columns) || (!darknet && rows <= cols)) { columns = -1; break; }
         columns = cols;
     }
     const bool detector = !outs.empty() && columns >= 6;
@@ -162,8 +164,12 @@ Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input)
         const int cw = std::max(1, std::min(image.cols, (int)(w0 * fraction)));
         const int ch = std::max(1, std::min(image.rows, (int)(h0 * fraction)));
         const int x0 = (image.cols - cw + 1) / 2, y0 = (image.rows - ch + 1) / 2;
-        cv::resize(image(cv::Rect(x0, y0, cw, ch)), r.canvas, input, 0, 0,
-                   interpolation(cv::Size(cw, ch), input, cv::INTER_CUBIC));
+        // Bicubic as in the reference pipeline, whether shrinking or enlarging; a crop more than 4x the
+        // input is first brought to 2x with INTER_AREA (bicubic alone would alias a large photo).
+        cv::Mat crop = image(cv::Rect(x0, y0, cw, ch));
+        if (cw > 4 * input.width && ch > 4 * input.height)
+            cv::resize(crop, crop, cv::Size(2 * input.width, 2 * input.height), 0, 0, cv::INTER_AREA);
+        cv::resize(crop, r.canvas, input, 0, 0, cv::INTER_CUBIC);
         r.canvas = aocv_as_bgr(r.canvas);
         r.ax = (double)cw / input.width;
         r.ay = (double)ch / input.height;
@@ -328,12 +334,12 @@ extern "C" aocv_dnn_model *aocv_dnn_load(const char *model_path, const char *con
                                          aocv_status *status) {
     return aocv_guard<aocv_dnn_model *>(status, nullptr, [&]() -> aocv_dnn_model * {
         if (params.input_width < 1 || params.input_height < 1 || params.input_width > 8192 || params.input_height > 8192)
-            throw std::runtime_error("dnn: input size must be 1..8192 pixels each way");
+            throw std::runtime_error("model input size must be 1..8192 pixels each way");
         if (params.role != AOCV_DNN_AUTO && params.role != AOCV_DNN_DETECTOR && params.role != AOCV_DNN_CLASSIFIER)
-            throw std::runtime_error("dnn: unknown role");
+            throw std::runtime_error("unknown model role");
         if (params.resize != AOCV_DNN_STRETCH && params.resize != AOCV_DNN_LETTERBOX && params.resize != AOCV_DNN_CENTER_CROP)
-            throw std::runtime_error("dnn: unknown resize mode");
-        if (!std::isfinite(params.scale) || params.scale == 0) throw std::runtime_error("dnn: scale must be finite and non-zero");
+            throw std::runtime_error("unknown resize mode");
+        if (!std::isfinite(params.scale) || params.scale == 0) throw std::runtime_error("input scale must be finite and non-zero");
         auto m = std::make_unique<aocv_dnn_model>();
         m->params = params;
         m->input = cv::Size(params.input_width, params.input_height);
@@ -351,10 +357,10 @@ extern "C" aocv_dnn_model *aocv_dnn_load(const char *model_path, const char *con
             m->net = cv::dnn::readNetFromDarknet(cfg.data(), cfg.size(), weights.data(), weights.size());
             darknet = true;
         } else {
-            throw std::runtime_error("dnn: unsupported model files (expected a .onnx, or a .weights with its .cfg): " +
+            throw std::runtime_error("unsupported model files (expected a .onnx, or a .weights with its .cfg): " +
                                      model + (config.empty() ? "" : " + " + config));
         }
-        if (m->net.empty()) throw std::runtime_error("dnn: cannot load " + model);
+        if (m->net.empty()) throw std::runtime_error("cannot load " + model);
         m->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         m->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         m->outputs = m->net.getUnconnectedOutLayersNames();
@@ -362,7 +368,7 @@ extern "C" aocv_dnn_model *aocv_dnn_load(const char *model_path, const char *con
         try {
             outs = forward(*m, cv::Mat::zeros(m->input, CV_8UC3));
         } catch (const cv::Exception &e) {
-            throw std::runtime_error("dnn: the model fails at input " + std::to_string(m->input.width) + "x" +
+            throw std::runtime_error("the model fails at input " + std::to_string(m->input.width) + "x" +
                                      std::to_string(m->input.height) + ": " + (e.err.empty() ? e.what() : e.err));
         }
         interpret(*m, outs, darknet);
@@ -388,7 +394,7 @@ extern "C" int aocv_dnn_class_count(const aocv_dnn_model *model) { return model-
 extern "C" int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, double score_threshold,
                                double nms_threshold, aocv_detection *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
-        if (model->head == aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a classifier");
+        if (model->head == aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a classifier, not a detector");
         const std::vector<aocv_detection> found = detect(*model, checkedImage(image), score_threshold, nms_threshold);
         const int n = std::min<int>((int)found.size(), std::max(capacity, 0));
         std::copy(found.begin(), found.begin() + n, out);
@@ -399,7 +405,7 @@ extern "C" int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, dou
 extern "C" int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, aocv_class_score *out, int k,
                                  aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
-        if (model->head != aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a detector");
+        if (model->head != aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a detector, not a classifier");
         const std::vector<aocv_class_score> found = classify(*model, checkedImage(image), k);
         std::copy(found.begin(), found.end(), out);
         return (int)found.size();

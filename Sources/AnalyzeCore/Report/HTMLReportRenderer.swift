@@ -84,7 +84,7 @@ public enum HTMLReportRenderer {
         let d = card.digest
         let base = (card.folder.isEmpty ? "" : card.folder + "/") + urlComponent(d.outputName)
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
-        let labels = d.labels.values.joined().map { $0.lowercased() }
+        let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
         out += " data-labels=\"\(e(labels.joined(separator: "|")))\">\n"
         if d.status != .failed && outputs.png {
