@@ -26,7 +26,7 @@ final class DNNNetwork {
         params.mean = (mean[0], mean[1], mean[2])
         params.std = (std[0], std[1], std[2])
         params.swap_rb = 1
-        params.resize = model.centreCrop ? AOCV_DNN_CENTER_CROP : AOCV_DNN_STRETCH
+        params.resize = model.centreCrop ? AOCV_DNN_CENTER_CROP : AOCV_DNN_LETTERBOX
         params.crop_fraction = 0.875
         params.class_count = Int32(labels.count)
         var status = aocv_status()
