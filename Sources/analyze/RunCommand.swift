@@ -67,7 +67,7 @@ struct RunCommand: ParsableCommand {
         var configured = RequestSet()
         var asked: [ObservationKind] = []
         for group in requests.all {
-            let request = try group.request(models: &models)
+            guard let request = try group.request(models: &models) else { continue }
             configured.insert(request)
             if group.isAsked { asked.append(request.kind) }
         }

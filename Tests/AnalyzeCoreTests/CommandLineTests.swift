@@ -89,7 +89,9 @@ struct CommandLineTests {
                      "--max-rects", "--rectify", "--faces", "--landmarks", "--face-detector", "--face-model", "--min-face-confidence",
                      "--barcodes", "--text", "--symbologies", "--characters", "--languages", "--min-text-confidence", "--jobs", "--output",
                      "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
-                     "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status"] {
+                     "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status",
+                     "--objects", "--min-object-confidence", "--classify", "--max-labels", "--min-label-confidence", "--model",
+                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence"] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -9,13 +9,14 @@ final class DNNNetwork {
     /// Class names in class order.
     let labels: [String]
 
-    init(model: NetworkModel, models: ModelLocator) throws(AnalysisError) {
+    init(model: NetworkModel, models: ModelLocator, decidingRole: Bool = false) throws(AnalysisError) {
         let weights = try models.path(of: model.weights)
         let configuration = try model.configuration.map { c throws(AnalysisError) in try models.path(of: c) }
         let labelsPath = try models.path(of: model.labels)
         let labels = try Self.readLabels(labelsPath)
         var params = aocv_dnn_params()
         params.role = switch model.role {
+        case _ where decidingRole: AOCV_DNN_AUTO
         case .detector: AOCV_DNN_DETECTOR
         case .classifier: AOCV_DNN_CLASSIFIER
         }
@@ -39,6 +40,9 @@ final class DNNNetwork {
     }
 
     deinit { aocv_dnn_free(handle) }
+
+    /// What the network's outputs make it (`aocv_dnn_role` after loading it in AUTO mode).
+    var role: NetworkModel.Role { aocv_dnn_role(handle) == AOCV_DNN_CLASSIFIER ? .classifier : .detector }
 
     /// Class names, one a line (blank lines and a trailing newline ignored; `_` read as a space,
     /// so Darknet's `sports_ball` is `sports ball`). At most 100,000 names, each cut to 200 characters.

@@ -11,7 +11,7 @@ struct BarcodeOptions: RequestOptions {
 
     var isAsked: Bool { barcodes }
 
-    func request(models: inout ModelLocator) throws -> any ImageRequest {
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         BarcodeRequest(symbologies: symbologies?.symbologies ?? BarcodeSymbology.all)
     }
 }

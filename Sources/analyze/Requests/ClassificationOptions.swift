@@ -19,7 +19,7 @@ struct ClassificationOptions: RequestOptions {
         if !(1 ... 100).contains(maxLabels) { throw ValidationError("--max-labels must be between 1 and 100") }
     }
 
-    func request(models: inout ModelLocator) throws -> any ImageRequest {
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         ClassificationRequest(maximumLabels: maxLabels, minimumConfidence: minLabelConfidence)
     }
 }

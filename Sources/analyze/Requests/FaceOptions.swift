@@ -24,7 +24,7 @@ struct FaceOptions: RequestOptions {
         try requireUnitInterval(minFaceConfidence, "--min-face-confidence")
     }
 
-    func request(models: inout ModelLocator) throws -> any ImageRequest {
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         var model: ModelIdentity?
         if let faceModel, faceDetector == .centerface {
             do {

@@ -35,7 +35,7 @@ struct RectangleOptions: RequestOptions {
         if maxRects < 1 { throw ValidationError("--max-rects must be at least 1") }
     }
 
-    func request(models: inout ModelLocator) throws -> any ImageRequest {
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         RectangleRequest(minimumAspectRatio: minAspectRatio, maximumAspectRatio: maxAspectRatio, quadratureTolerance: quadratureTolerance,
                          minimumSize: minSize, minimumConfidence: minConfidence, maximumObservations: maxRects)
     }

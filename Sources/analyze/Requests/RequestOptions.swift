@@ -5,9 +5,9 @@ import ArgumentParser
 protocol RequestOptions: ParsableArguments {
     /// Whether the request's own flag (`--barcodes`…) was given.
     var isAsked: Bool { get }
-    /// The request with these parameters. Explicit model files (`--face-model`) are added to
-    /// `models`, which then finds them by identity.
-    func request(models: inout ModelLocator) throws -> any ImageRequest
+    /// The request with these parameters (nil: this group adds none). Explicit model files
+    /// (`--face-model`, `--model`) are added to `models`, which then finds them by identity.
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)?
 }
 
 /// Every request's option group: the command's one list of kinds. A new kind adds one line here.
@@ -18,6 +18,8 @@ struct RequestOptionGroups: ParsableArguments {
     @OptionGroup(title: "Barcodes") var barcodes: BarcodeOptions
     @OptionGroup(title: "Objects") var objects: ObjectOptions
     @OptionGroup(title: "Classification") var classification: ClassificationOptions
+    // Last: its request replaces the default one of its kind.
+    @OptionGroup(title: "Your own model") var customModel: CustomModelOptions
 
     /// The groups above, found by reflection so the list is written once.
     var all: [any RequestOptions] {

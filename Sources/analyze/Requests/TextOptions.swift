@@ -21,7 +21,7 @@ struct TextOptions: RequestOptions {
         try requireUnitInterval(minTextConfidence, "--min-text-confidence")
     }
 
-    func request(models: inout ModelLocator) throws -> any ImageRequest {
+    func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         TextRequest(languages: languages, characterBoxes: characters, minimumConfidence: minTextConfidence)
     }
 }
