@@ -216,7 +216,7 @@ def fmt(v, spec):
 def check(label, value, target, op, unit="×"):
     """A target check; op "info" reports the value without a target."""
     if op == "info":
-        return {"check": label, "value": None if value is None else round(value, 3), "target": None, "result": "info"}
+        return {"check": label, "value": None if value is None else round(value, 3), "target": None, "result": "info", "unit": unit}
     if value is None:
         return {"check": label, "value": None, "target": f"{op} {target:g}{unit}", "result": "n/a"}
     passed = value >= target if op == "≥" else value < target if op == "<" else value <= target
@@ -441,7 +441,9 @@ def render_table(rows, checks, markdown=False):
              fmt(r["cpu_s"], ".1f"), fmt(r["peak_mb"], ".0f"), r["note"]] for r in rows]
     for c in checks:
         mb = "MB" in (c["target"] or "")
-        val = "n/a" if c["value"] is None else (f"{c['value']:.0f} MB" if mb else f"{c['value']:.2f}×")
+        unit = c.get("unit", "×")
+        val = ("n/a" if c["value"] is None else f"{c['value']:.0f} MB" if mb else f"{c['value']:.0f}{unit}" if unit == " ms"
+               else f"{c['value']:.2f}×")
         body.append([c["check"], "", "", "", "", "  ".join(x for x in (val, c["target"], c["result"]) if x)])
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] + ["---:"] * 4 + ["---"]) + " |"]

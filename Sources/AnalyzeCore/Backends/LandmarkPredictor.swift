@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CDlibShim
 
 /// dlib's 68-point face landmark predictor (`adlib_shape_predictor_*`).
@@ -23,17 +24,16 @@ final class LandmarkPredictor: @unchecked Sendable {
 
     deinit { adlib_shape_predictor_free(handle) }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var loaded: LandmarkPredictor?
+    private static let loaded = Mutex<LandmarkPredictor?>(nil)
 
-    /// The process's predictor, loaded on first use (guarded by a lock).
+    /// The process's predictor, loaded on first use (under the mutex, so it is loaded once).
     static func shared() throws(AnalysisError) -> LandmarkPredictor {
-        lock.lock()
-        defer { lock.unlock() }
-        if let loaded { return loaded }
-        let predictor = try LandmarkPredictor(path: ModelLocator.packaged(ModelLocator.dlibLandmarksPath, package: "libdlib-data"))
-        loaded = predictor
-        return predictor
+        try loaded.withLock { (slot: inout LandmarkPredictor?) throws(AnalysisError) -> LandmarkPredictor in
+            if let slot { return slot }
+            let predictor = try LandmarkPredictor(path: ModelLocator.packaged(ModelLocator.dlibLandmarksPath, package: "libdlib-data"))
+            slot = predictor
+            return predictor
+        }
     }
 
     /// The 68 landmarks for a face box from CenterFace or Haar, grouped into Vision's regions.

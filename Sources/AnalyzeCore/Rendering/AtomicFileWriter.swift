@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes files so that nothing half-written is ever visible: the bytes go to a hidden temporary
 /// file in the same directory, are flushed, and then renamed over the target in one step.
@@ -45,15 +46,17 @@ public enum AtomicFileWriter {
     }
 }
 
-/// The set of temporary files being written, guarded by a lock.
-private final class TemporaryFileRegistry: @unchecked Sendable {
-    // Invariant: `paths` and `serial` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var paths = Set<String>()
-    private var serial = 0
+/// The set of temporary files being written, guarded by a mutex.
+private final class TemporaryFileRegistry: Sendable {
+    private struct State {
+        var paths = Set<String>()
+        var serial = 0
+    }
 
-    func nextSerial() -> Int { lock.withLock { serial += 1; return serial } }
-    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-    func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
-    func snapshot() -> [String] { lock.withLock { Array(paths) } }
+    private let state = Mutex(State())
+
+    func nextSerial() -> Int { state.withLock { $0.serial += 1; return $0.serial } }
+    func insert(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
+    func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
+    func snapshot() -> [String] { state.withLock { Array($0.paths) } }
 }

@@ -82,20 +82,21 @@ public enum HTMLReportRenderer {
     static func card(_ card: Card, kinds: [ObservationKind], outputs: OutputLayout) -> String {
         let e = MarkupEscaping.escape
         let d = card.digest
-        let base = (card.folder.isEmpty ? "" : card.folder + "/") + urlComponent(d.outputName)
+        let folder = card.folder.isEmpty ? "" : card.folder + "/"
+        func link(_ file: OutputLayout.File) -> String { e(folder + urlComponent(outputs.name(of: file, for: d.outputName))) }
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
         let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
         out += " data-labels=\"\(e(labels.joined(separator: "|")))\">\n"
         if d.status != .failed && outputs.png {
-            out += "<a href=\"\(e(base)).png\"><img loading=\"lazy\" src=\"\(e(base)).png\" alt=\"annotated \(e(d.file))\"></a>\n"
+            out += "<a href=\"\(link(.annotated))\"><img loading=\"lazy\" src=\"\(link(.annotated))\" alt=\"annotated \(e(d.file))\"></a>\n"
         }
         out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
         if d.status == .failed {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
         } else {
-            let links = [(outputs.png, "png", "PNG"), (outputs.svg, "svg", "SVG"), (outputs.json, "json", "JSON")].filter(\.0)
-            out += "<p class=\"links\">" + links.map { "<a href=\"\(e(base)).\($0.1)\">\($0.2)</a>" }.joined(separator: " ")
+            let links: [(Bool, OutputLayout.File, String)] = [(outputs.png, .annotated, "PNG"), (outputs.svg, .overlay, "SVG"), (outputs.json, .json, "JSON")]
+            out += "<p class=\"links\">" + links.filter(\.0).map { "<a href=\"\(link($0.1))\">\($0.2)</a>" }.joined(separator: " ")
             if let w = d.width, let h = d.height { out += " <span class=\"size\">\(w)×\(h)</span>" }
             if let o = d.orientation, o != 1 { out += " <span class=\"orientation\">orientation \(o)</span>" }
             out += "</p>\n<ul class=\"counts\">"
