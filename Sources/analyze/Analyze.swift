@@ -1,6 +1,9 @@
 import AnalyzeCore
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `analyze`: Apple Vision's requests, in batch, on Linux. The root command only dispatches:
 /// `analyze PATH…` runs ``RunCommand`` (the default), `analyze report`, `analyze models`,
@@ -23,6 +26,8 @@ struct Analyze: ParsableCommand {
     /// Parses and runs; every usage error exits 2, in every subcommand (ArgumentParser's own
     /// default would be 64). `analyze --help` shows the analysis flags, the part people look for.
     static func main() {
+        // A closed stdout/stderr pipe makes write(2) fail with EPIPE instead of killing the run.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--help"] || arguments == ["-h"] {
             print(Analyze.helpMessage(for: RunCommand.self))
@@ -53,9 +58,27 @@ enum AnalyzeVersion {
     static let current = "0.2.0"
 }
 
-/// Writes to the terminal's error stream.
+/// Writes to stdout and stderr with plain `write(2)`: a full disk (`2>/dev/full`) or a closed pipe
+/// (`| head -c 10`) makes a write fail, never the process (Foundation's FileHandle traps on
+/// errors, and SIGPIPE is ignored from the start). Output to a stream that failed is dropped; the
+/// run, its files and its exit status are unaffected.
 enum Terminal {
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(Array((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `bytes`; false when the stream failed (closed pipe, full disk).
+    @discardableResult
+    static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 }

@@ -14,12 +14,12 @@ enum ProcessEnvironment {
             source.setEventHandler {
                 if flag.isCancelled {
                     AtomicFileWriter.removeInFlight()
-                    FileHandle.standardError.write(Data("analyze: interrupted again; stopped without finishing\n".utf8))
+                    Terminal.printError("analyze: interrupted again; stopped without finishing")
                     exit(128 + sig)
                 }
                 interruptingSignal = sig
                 flag.cancel()
-                FileHandle.standardError.write(Data("analyze: interrupted; finishing the images in progress (again to stop at once)\n".utf8))
+                Terminal.printError("analyze: interrupted; finishing the images in progress (again to stop at once)")
             }
             source.resume()
             sources.append(source)

@@ -14,6 +14,7 @@ final class ProgressReporter: @unchecked Sendable {
     private var done = 0
     private let start = Date()
     private var barShown = false
+    private var stdoutFailed = false
 
     init(total: Int, quiet: Bool, jsonl: Bool) {
         self.total = total
@@ -52,9 +53,10 @@ final class ProgressReporter: @unchecked Sendable {
             }
             bytes = try? JSONRenderer.encode(Failed(file: outcome.source.path, error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
         }
-        guard var bytes else { return }
+        guard var bytes, !stdoutFailed else { return }
         bytes.append(0x0A)
-        FileHandle.standardOutput.write(Data(bytes))
+        // A closed pipe (`| head`) ends stdout output quietly; the run goes on.
+        if !Terminal.write(bytes, to: STDOUT_FILENO) { stdoutFailed = true }
     }
 
     private func drawBar() {
@@ -65,12 +67,12 @@ final class ProgressReporter: @unchecked Sendable {
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let text = String(format: "\r[%@] %d/%d  %.1f img/s  ETA %@ ", bar, done, total, rate, Self.clock(eta))
-        FileHandle.standardError.write(Data(text.utf8))
+        Terminal.write(Array(text.utf8), to: STDERR_FILENO)
         barShown = true
     }
 
     private func clearBar() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.write(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
     }
 
     static func clock(_ seconds: Double) -> String {

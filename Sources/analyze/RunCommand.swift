@@ -85,8 +85,17 @@ struct RunCommand: ParsableCommand {
         ProcessEnvironment.installInterruptHandler(cancelling: cancellation)
         var arguments = inputs
         if let filesFrom = runOptions.filesFrom { arguments += try Self.readPathList(filesFrom) }
-        var sources = InputCollector.collect(arguments)
+        let outputFolder = InputCollector.canonical(outputs.output)
+        if let same = arguments.first(where: { InputCollector.canonical($0) == outputFolder }) {
+            throw ValidationError("the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o")
+        }
+        // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
+        var sources = InputCollector.collect(arguments, excluding: [outputs.output])
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
+        // ...and never holds an input: outputs would overwrite or mix with the user's files.
+        if let clash = sources.first(where: { InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder }) {
+            throw ValidationError("the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o")
+        }
         let shard = runOptions.shard
         if let shard { sources = sources.filter { shard.contains($0.path) } }
         let (requestSet, models) = try plannedRequests()
@@ -95,6 +104,7 @@ struct RunCommand: ParsableCommand {
         var runner = BatchRunner(sources: sources, requests: requestSet, output: output,
                                  jobs: runOptions.jobs ?? ProcessInfo.processInfo.activeProcessorCount, maximumPixels: runOptions.maxPixels)
         runner.models = models
+        runner.maximumFileBytes = runOptions.maxFileBytes
         runner.checks = checks
         runner.resume = runOptions.resume
         runner.retainsObservations = false

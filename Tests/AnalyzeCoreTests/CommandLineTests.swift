@@ -91,7 +91,7 @@ struct CommandLineTests {
                      "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
                      "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status",
                      "--objects", "--min-object-confidence", "--classify", "--max-labels", "--min-label-confidence", "--model",
-                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence"] {
+                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence", "--max-file-bytes"] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -15,6 +15,8 @@ public struct BatchRunner: Sendable {
     public var output: OutputOptions?
     public var jobs: Int
     public var maximumPixels: Int
+    /// Input files larger than this are refused before they are read.
+    public var maximumFileBytes = RegularFile.defaultMaximumBytes
     /// Where the workers' engines find model files.
     public var models: ModelLocator = .standard
     /// `--require`/`--forbid` checks applied to every analysed image.
@@ -91,11 +93,8 @@ public struct BatchRunner: Sendable {
     /// size. Only the processing order changes; outcomes keep their input order.
     static func largestFirst(_ sources: [ImageSource]) -> [Int] {
         let sizes = sources.map { source -> Int in
-            if let handle = FileHandle(forReadingAtPath: source.path) {
-                defer { try? handle.close() }
-                if let head = try? handle.read(upToCount: 65_536), let header = ImageHeader(parsing: [UInt8](head)) {
-                    return header.pixelCount
-                }
+            if let head = RegularFile.head(source.path, count: 65_536), let header = ImageHeader(parsing: head) {
+                return header.pixelCount
             }
             return ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
         }
@@ -107,7 +106,7 @@ public struct BatchRunner: Sendable {
         let source = sources[index]
         var timings = StageTimings()
         do {
-            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes(maximumBytes: maximumFileBytes) }
             let fingerprint = timings.measure("fingerprint") { InputFingerprint(of: bytes) }
             if resume, let output, let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
                 return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },

@@ -12,22 +12,9 @@ public struct ImageSource: Sendable, Hashable {
         self.outputName = outputName
     }
 
-    /// Reads the whole file once; every later stage works on these bytes.
-    func readBytes() throws(AnalysisError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw AnalysisError(.missingFile, "no such file", file: path)
-        }
-        guard !isDirectory.boolValue else { throw AnalysisError(.unreadable, "is a directory", file: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw AnalysisError(.unreadable, "cannot open the file (permission denied?)", file: path)
-        }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.readToEnd() ?? Data()
-            return [UInt8](data)
-        } catch {
-            throw AnalysisError(.unreadable, "cannot read the file: \(error.localizedDescription)", file: path)
-        }
+    /// Reads the whole file once (regular files only, at most `maximumBytes`); every later stage
+    /// works on these bytes.
+    func readBytes(maximumBytes: Int = RegularFile.defaultMaximumBytes) throws(AnalysisError) -> [UInt8] {
+        try RegularFile.read(path, maximumBytes: maximumBytes)
     }
 }

@@ -10,7 +10,10 @@ public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp"]
 
-    public static func collect(_ arguments: [String]) -> [ImageSource] {
+    /// The images named by `arguments`. Folders in `excluding` (the run's output folder) are never
+    /// searched, so a run's own outputs are not analysed by the next run.
+    public static func collect(_ arguments: [String], excluding excluded: [String] = []) -> [ImageSource] {
+        let skipped = Set(excluded.map(canonical))
         var paths: [String] = []
         var seen = Set<String>()
         func add(_ path: String) {
@@ -20,7 +23,7 @@ public enum InputCollector {
         for argument in arguments {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
-                imagesUnder(directory: argument).forEach(add)
+                imagesUnder(directory: argument, skipping: skipped).forEach(add)
             } else {
                 add(argument)
             }
@@ -28,10 +31,20 @@ public enum InputCollector {
         return name(paths)
     }
 
-    static func imagesUnder(directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+    /// The real, absolute form of a path (symlinks resolved), for comparing folders.
+    public static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    static func imagesUnder(directory: String, skipping skipped: Set<String> = []) -> [String] {
+        guard !skipped.contains(canonical(directory)), let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var found: [String] = []
         while let relative = enumerator.nextObject() as? String {
+            if !skipped.isEmpty, enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory,
+               skipped.contains(canonical(directory + "/" + relative)) {
+                enumerator.skipDescendants()
+                continue
+            }
             let ext = (relative as NSString).pathExtension.lowercased()
             guard imageExtensions.contains(ext) else { continue }
             let name = (relative as NSString).lastPathComponent

@@ -32,6 +32,9 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse images whose header claims more pixels than this, before decoding them.", valueName: "n"))
     var maxPixels: Int = ImageRequestHandler.defaultMaximumPixels
 
+    @Option(name: .customLong("max-file-bytes"), help: ArgumentHelp("Refuse input files larger than this many bytes, before reading them (default 1 GiB).", valueName: "n"))
+    var maxFileBytes: Int = RegularFile.defaultMaximumBytes
+
     @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr (no per-image lines, no progress bar).")
     var quiet = false
 
@@ -50,6 +53,7 @@ struct RunOptionGroup: ParsableArguments {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
+        if maxFileBytes < 1 { throw ValidationError("--max-file-bytes must be positive") }
     }
 }
 
