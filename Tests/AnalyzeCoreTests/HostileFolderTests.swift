@@ -86,4 +86,30 @@ struct HostileFolderTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
     }
+
+    /// Only an image whose size was read from its header reaches a decoder.
+    @Test func aDamagedHeaderOrAnotherFormatNeverReachesTheDecoder() throws {
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        let sof = try #require((0 ..< jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        jpeg.insert(0x00, at: sof)   // one stray byte before the SOF marker: libjpeg would still decode it
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1_000)
+        }
+        #expect(error.code == .undecodable && error.message.contains("not decoded"))
+        let pfm = Array("PF\n100000 100000\n-1.0\n".utf8) + [UInt8](repeating: 0, count: 64)
+        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: pfm, orientation: .up, maximumPixels: ImageRequestHandler.defaultMaximumPixels) }
+    }
+
+    @Test func aNameNearTheFileSystemLimitIsAnalysed() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = String(repeating: "猫", count: 83) + ".png"   // 249 + 4 bytes
+        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: folder.appendingPathComponent(name).path)
+        let out = folder.appendingPathComponent("out")
+        let result = try cli.run([folder.path, "--barcodes", "-o", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(written.contains { $0.hasSuffix(".json") && $0 != "summary.json" })
+        #expect(written.allSatisfy { $0.utf8.count <= 255 })
+    }
 }

@@ -72,7 +72,17 @@ public enum InputCollector {
             (s.properties.isAlphabetic || s.properties.numericType != nil || "-_.+@".unicodeScalars.contains(s)) ? Character(s) : "_"
         })
         let trimmed = cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
-        return trimmed.isEmpty ? "image" : String(trimmed.prefix(200))
+        guard !trimmed.isEmpty else { return "image" }
+        // At most 200 bytes of UTF-8 (whole characters): with `-<hash>` and `.rect-<n>.png` the
+        // output name stays under the 255-byte NAME_MAX.
+        var capped = ""
+        var bytes = 0
+        for character in trimmed {
+            bytes += character.utf8.count
+            if bytes > 200 { break }
+            capped.append(character)
+        }
+        return capped
     }
 
     /// 8 hex digits of a stable hash of the path (FNV-1a): the same across runs and machines.

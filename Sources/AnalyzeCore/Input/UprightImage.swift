@@ -24,13 +24,17 @@ public final class UprightImage {
     /// `orientation`. Refuses images whose header claims more than `maximumPixels`.
     public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int) throws(AnalysisError) {
         if bytes.isEmpty { throw AnalysisError(.emptyFile, "the file is empty") }
-        if let header = ImageHeader(parsing: bytes) {
-            guard header.width > 0, header.height > 0 else {
-                throw AnalysisError(.undecodable, "the header claims an empty image (\(header.width)x\(header.height))")
-            }
-            guard header.pixelCount <= maximumPixels else {
-                throw AnalysisError(.tooLarge, "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
-            }
+        // Only an image whose size was read from its header reaches a decoder: a damaged header (a
+        // stray byte before a JPEG's SOF) or another format behind an image extension (PFM, HDR)
+        // could otherwise make OpenCV allocate gigabytes before the pixel limit is checked.
+        guard let header = ImageHeader(parsing: bytes) else {
+            throw AnalysisError(.undecodable, "not a JPEG, PNG, TIFF, BMP, GIF or WebP whose size could be read from its header; not decoded")
+        }
+        guard header.width > 0, header.height > 0 else {
+            throw AnalysisError(.undecodable, "the header claims an empty image (\(header.width)x\(header.height))")
+        }
+        guard header.pixelCount <= maximumPixels else {
+            throw AnalysisError(.tooLarge, "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
         }
         if ImageHeader.isTruncatedJPEG(bytes) {
             throw AnalysisError(.undecodable, "truncated JPEG: no end-of-image marker after the last scan")

@@ -9,7 +9,9 @@ public enum AtomicFileWriter {
 
     public static func write(_ bytes: [UInt8], to url: URL) throws(AnalysisError) {
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(registry.nextSerial()).tmp")
+        // Short whatever the target's name: a name near NAME_MAX (83 CJK characters are 249 bytes)
+        // must not fail because its temporary name is longer.
+        let temporary = directory.appendingPathComponent(".analyze-\(getpid())-\(registry.nextSerial()).tmp")
         registry.insert(temporary.path)
         defer { registry.remove(temporary.path) }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
