@@ -113,3 +113,26 @@ struct HostileFolderTests {
         #expect(written.allSatisfy { $0.utf8.count <= 255 })
     }
 }
+
+@Suite("Output names")
+struct OutputNameTests {
+    @Test func everyInputGetsItsOwnOutputNameWhateverTheNames() throws {
+        let hashed = "x-" + InputCollector.stableHash("a/x.png")
+        let paths = ["a/x.png", "b/x.jpg", "c/\(hashed).png", "summary.jpg", "Index.png", "card.jpg", "card.rect-1.png",
+                     "summary.shard-0-of-2.png", "d/X.png"]
+        let names = InputCollector.name(paths).map(\.outputName)
+        #expect(Set(names.map { $0.lowercased() }).count == paths.count, "\(names)")
+        #expect(!names.contains { ["summary", "index"].contains($0.lowercased()) || $0.lowercased().hasPrefix("summary.shard-") })
+        // With --rectify, card's first crop is card.rect-1.png: the input named so must not take it.
+        let layout = OutputLayout(rectify: true)
+        var files = Set<String>()
+        for name in names {
+            for file in layout.files(rectangles: 2) { #expect(files.insert(layout.name(of: file, for: name).lowercased()).inserted) }
+        }
+        // Plain names stay plain.
+        #expect(InputCollector.name(["p/cat.jpg", "q/dog.png"]).map(\.outputName) == ["cat", "dog"])
+        // The same names whatever the order.
+        let reversed = InputCollector.name(paths.reversed()).reduce(into: [String: String]()) { $0[$1.path] = $1.outputName }
+        #expect(InputCollector.name(paths).allSatisfy { reversed[$0.path] == $0.outputName })
+    }
+}

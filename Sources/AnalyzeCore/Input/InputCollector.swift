@@ -54,16 +54,55 @@ public enum InputCollector {
         return found.sorted()
     }
 
-    /// Stems stay as they are unless two inputs share one; those get `-<8 hex digits>` of a
-    /// stable hash of their path, so names do not depend on order, jobs or shards.
+    /// Output names, one per input and never two alike (compared without case, for case-blind
+    /// file systems). A stem the run's own files use (`summary`, `index`, `summary.shard-…`) gets a
+    /// leading `_`. A stem stays as it is unless it is shared, shaped like a generated name (`x-1a2b3c4d`) or
+    /// like a rectified crop (`card.rect-1`); those get `-<8 hex digits>` of a stable hash of their
+    /// path, so names do not depend on order, jobs or shards. Whatever still collides (a hash
+    /// collision) gets `-2`, `-3`… in path order.
     static func name(_ paths: [String]) -> [ImageSource] {
-        let stems = paths.map { sanitizedStem(of: $0) }
+        // Names the run's own files use are moved aside: `summary` → `_summary` (and `analyze report`
+        // never takes an image's JSON for a shard summary).
+        let stems = paths.map { path -> String in
+            let stem = sanitizedStem(of: path)
+            return isReserved(stem) ? "_" + stem : stem
+        }
         var counts: [String: Int] = [:]
         for stem in stems { counts[stem.lowercased(), default: 0] += 1 }
-        return zip(paths, stems).map { path, stem in
-            let unique = counts[stem.lowercased(), default: 0] > 1 ? stem + "-" + stableHash(path) : stem
-            return ImageSource(path: path, outputName: unique)
+        var names = zip(paths, stems).map { path, stem in
+            counts[stem.lowercased(), default: 0] > 1 || needsHash(stem) ? stem + "-" + stableHash(path) : stem
         }
+        let all = Set(names.map { $0.lowercased() })
+        var used = Set<String>()
+        for index in paths.indices.sorted(by: { paths[$0] < paths[$1] }) {
+            var name = names[index]
+            var counter = 1
+            while used.contains(name.lowercased()) {
+                counter += 1
+                let candidate = names[index] + "-\(counter)"
+                if !all.contains(candidate.lowercased()) { name = candidate }
+            }
+            used.insert(name.lowercased())
+            names[index] = name
+        }
+        return zip(paths, names).map { ImageSource(path: $0, outputName: $1) }
+    }
+
+    /// Whether a stem is one the run's own files use.
+    static func isReserved(_ stem: String) -> Bool {
+        let lower = stem.lowercased()
+        return lower == "summary" || lower == "index" || lower.hasPrefix("summary.") || lower.hasPrefix("index.")
+    }
+
+    /// Whether a stem could collide with a generated name or a rectified crop.
+    static func needsHash(_ stem: String) -> Bool {
+        let lower = stem.lowercased()
+        if let dash = lower.lastIndex(of: "-") {
+            let tail = lower[lower.index(after: dash)...]
+            if tail.count == 8 && tail.allSatisfy(\.isHexDigit) { return true }
+            if lower[..<dash].hasSuffix(".rect") && !tail.isEmpty && tail.allSatisfy(\.isNumber) { return true }
+        }
+        return false
     }
 
     static func sanitizedStem(of path: String) -> String {
