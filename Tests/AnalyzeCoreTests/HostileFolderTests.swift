@@ -136,3 +136,35 @@ struct OutputNameTests {
         #expect(InputCollector.name(paths).allSatisfy { reversed[$0.path] == $0.outputName })
     }
 }
+
+@Suite("One request's failure")
+struct RequestFailureTests {
+    @Test func aFailingRequestKeepsTheOthersResultsAndIsReported() throws {
+        let source = ImageSource(path: Fixture.path("samples/product-label.png"), outputName: "x")
+        let requests = RequestSet([BarcodeRequest(), TextRequest(languages: "no-such-language")])
+        let outcomes = try BatchRunner(sources: [source], requests: requests, output: nil, jobs: 1).run()
+        let outcome = try #require(outcomes.first)
+        let analysis = try #require(outcome.analysis)
+        #expect(analysis.barcodes?.map(\.payload) == ["5901234123457"])
+        #expect(analysis.text == nil && analysis.requestErrors["text"]?.code == "engine-unavailable")
+        #expect(outcome.isFailure && outcome.digest.status == .partial)
+        #expect(outcome.line(quiet: false)?.contains("text failed") == true && outcome.line(quiet: false)?.contains("kept: 1 barcode(s)") == true)
+        // The JSON says so, and reads back (for --resume).
+        let json = try JSONRenderer.encode(analysis)
+        #expect(String(decoding: json, as: UTF8.self).contains("\"errors\""))
+        #expect(try JSONDecoder().decode(ImageAnalysis.self, from: Data(json)) == analysis)
+    }
+
+    /// Tesseract refuses a side over 32767 px: such a page is read scaled, and keeps its barcode.
+    @Test func aPage33000PixelsTallKeepsItsBarcodeAndItsText() throws {
+        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png")))))
+        let tall = try label.resized(width: 640, height: 33_000).pngData()
+        let source = ImageSource(path: "tall.png", outputName: "tall")
+        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([BarcodeRequest(), TextRequest()]), engines: WorkerEngines(), bytes: tall).analysis
+        #expect(analysis.requestErrors.isEmpty)
+        #expect(analysis.barcodes?.first?.payload == "5901234123457")
+        #expect(analysis.text != nil)
+        // Boxes are in the pixels of the 33,000 px image.
+        #expect((analysis.barcodes?.first?.boundingBox.maxY ?? 0) > 10_000)
+    }
+}

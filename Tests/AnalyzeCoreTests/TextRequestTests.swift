@@ -62,9 +62,10 @@ struct TextRequestTests {
     }
 
     @Test func unknownLanguageIsAClearError() throws {
-        #expect(throws: AnalysisError.self) {
-            _ = try Fixture.analyze("text/page.png", RequestSet([TextRequest(languages: "xxx")]))
-        }
+        let analysis = try Fixture.analyze("text/page.png", RequestSet([TextRequest(languages: "xxx")]))
+        let error = try #require(analysis.requestErrors["text"])
+        #expect(error.code == "engine-unavailable" && error.message.contains("tesseract-ocr-"))
+        #expect(analysis.text == nil)
     }
 }
 

@@ -25,7 +25,7 @@ public struct ImageOutcome: Sendable {
         return nil
     }
     /// Whether this image counts as a failure for the exit status (unreadable or failed a check).
-    public var isFailure: Bool { error != nil || !checkFailures.isEmpty }
+    public var isFailure: Bool { error != nil || !checkFailures.isEmpty || !(analysis?.requestErrors.isEmpty ?? true) }
 
     /// The same outcome without the observations (kept in the digest and the JSON file), so a
     /// run over a huge folder does not hold every image's observations in memory.

@@ -49,11 +49,17 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings)
+            // A request that fails is recorded and the others still run: a page too tall for
+            // Tesseract keeps its barcodes.
             for request in requests.requests {
-                let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
-                    try request.performErased(on: image, engines: engines)
+                do {
+                    let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
+                        try request.performErased(on: image, engines: engines)
+                    }
+                    analysis.set(result, for: request.kind)
+                } catch {
+                    analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
                 }
-                analysis.set(result, for: request.kind)
             }
             return Result(analysis: analysis, image: image, timings: timings)
         } catch var error {

@@ -30,6 +30,16 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     public var input: InputFingerprint?
     /// A hash of the requests and output options that produced this result.
     public var optionsHash: String?
+    /// Requests that failed on this image, by kind (`{"text": {"code", "message"}}`); the other
+    /// requests' results are kept. Absent from the JSON when empty.
+    public var requestErrors: [String: RequestError] = [:]
+
+    /// Why one request failed on an image.
+    public struct RequestError: Sendable, Hashable, Codable {
+        public let code: String
+        public let message: String
+    }
+
     /// Each request's result, in the order the requests were performed.
     public private(set) var results: [KindResult] = []
 
@@ -81,7 +91,7 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
 
     public static func == (a: ImageAnalysis, b: ImageAnalysis) -> Bool {
         a.file == b.file && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
-            && a.input == b.input && a.optionsHash == b.optionsHash && a.results.count == b.results.count
+            && a.input == b.input && a.optionsHash == b.optionsHash && a.requestErrors == b.requestErrors && a.results.count == b.results.count
             && a.results.allSatisfy { entry in b[entry.kind].map(entry.result.isEqual(to:)) ?? false }
     }
 
@@ -100,10 +110,12 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
         try container.encode(warnings, forKey: AnalysisCodingKey("warnings"))
         try container.encodeIfPresent(input, forKey: AnalysisCodingKey("input"))
         try container.encodeIfPresent(optionsHash, forKey: AnalysisCodingKey("optionsHash"))
+        if !requestErrors.isEmpty { try container.encode(requestErrors, forKey: Self.errorsKey) }
         for entry in results {
             try entry.result.encode(into: &container, as: entry.kind)
         }
     }
 
     static let fileKey = AnalysisCodingKey("file")
+    static let errorsKey = AnalysisCodingKey("errors")
 }

@@ -71,6 +71,7 @@ extension ImageAnalysis: Decodable {
                   warnings: try container.decodeIfPresent([String].self, forKey: AnalysisCodingKey("warnings")) ?? [])
         input = try container.decodeIfPresent(InputFingerprint.self, forKey: AnalysisCodingKey("input"))
         optionsHash = try container.decodeIfPresent(String.self, forKey: AnalysisCodingKey("optionsHash"))
+        requestErrors = try container.decodeIfPresent([String: RequestError].self, forKey: Self.errorsKey) ?? [:]
         for entry in RequestRegistry.entries {
             if let result = try entry.decodeResult(container) { set(result, for: entry.kind) }
         }

@@ -63,7 +63,7 @@ public enum HTMLReportRenderer {
         if !failed.isEmpty {
             out += "<section id=\"failures\"><h2>Failed (\(failed.count))</h2><ul>\n"
             for card in failed {
-                let reason = card.digest.status == .failed
+                let reason = card.digest.status != .checkFailed
                     ? "\(card.digest.errorMessage ?? "failed") [\(card.digest.errorCode ?? "?")]"
                     : card.digest.checkFailures.joined(separator: "; ")
                 out += "<li class=\"failure\"><span class=\"file\">\(e(card.digest.file))</span>: <span class=\"reason\">\(e(reason))</span></li>\n"
@@ -95,6 +95,7 @@ public enum HTMLReportRenderer {
         if d.status == .failed {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
         } else {
+            if d.status == .partial { out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n" }
             let links: [(Bool, OutputLayout.File, String)] = [(outputs.png, .annotated, "PNG"), (outputs.svg, .overlay, "SVG"), (outputs.json, .json, "JSON")]
             out += "<p class=\"links\">" + links.filter(\.0).map { "<a href=\"\(link($0.1))\">\($0.2)</a>" }.joined(separator: " ")
             if let w = d.width, let h = d.height { out += " <span class=\"size\">\(w)×\(h)</span>" }

@@ -6,6 +6,8 @@ public struct ImageDigest: Sendable, Hashable, Codable {
         case ok
         /// Could not be analysed (unreadable, undecodable, too large…).
         case failed
+        /// Analysed, but a request failed on it (the others' results are kept); counts as failed.
+        case partial
         /// Analysed, but a `--require`/`--forbid` check failed.
         case checkFailed = "check-failed"
     }
@@ -47,9 +49,16 @@ public struct ImageDigest: Sendable, Hashable, Codable {
             textPreview = []
             labels = [:]
         case .success(let analysis):
-            status = checkFailures.isEmpty ? .ok : .checkFailed
-            errorCode = nil
-            errorMessage = nil
+            if analysis.requestErrors.isEmpty {
+                status = checkFailures.isEmpty ? .ok : .checkFailed
+                errorCode = nil
+                errorMessage = nil
+            } else {
+                status = .partial
+                errorCode = "request-failed"
+                errorMessage = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
+                    .joined(separator: "; ")
+            }
             self.checkFailures = checkFailures
             orientation = analysis.orientation
             width = analysis.width

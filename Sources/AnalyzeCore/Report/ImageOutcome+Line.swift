@@ -6,6 +6,11 @@ extension ImageOutcome {
         case .failure(let error):
             return "FAIL \(source.path): \(error.message) [\(error.code)]"
         case .success(let analysis):
+            if !analysis.requestErrors.isEmpty {
+                let failed = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
+                let kept = analysis.results.map(\.result.summary.phrase)
+                return "FAIL \(source.path): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
+            }
             if !checkFailures.isEmpty {
                 return "FAIL \(source.path): " + checkFailures.joined(separator: "; ") + " [check]"
             }

@@ -13,7 +13,7 @@ public enum JUnitRenderer {
             switch entry.status {
             case .ok:
                 out += "/>\n"
-            case .failed:
+            case .failed, .partial:
                 out += ">\n      <error type=\"\(e(entry.errorCode ?? "failed"))\" message=\"\(e(entry.errorMessage ?? "failed"))\"/>\n    </testcase>\n"
             case .checkFailed:
                 let message = entry.checkFailures.joined(separator: "; ")

@@ -59,7 +59,7 @@ public struct RunSummary: Sendable, Codable {
         for entry in entries {
             images.total += 1
             switch entry.status {
-            case .failed:
+            case .failed, .partial:
                 images.failed += 1
                 failures.append(Failure(file: entry.file, reason: "\(entry.errorMessage ?? "failed") [\(entry.errorCode ?? "?")]"))
             case .checkFailed:

@@ -32,7 +32,17 @@ public struct TextRequest: ImageRequest {
 
     func read(_ image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let engine = try engines.textEngine(languages: languages)
-        let gray = try image.gray()
+        var gray = try image.gray()
+        // Tesseract refuses pages with a side over 32767 px: such a page is read scaled down to
+        // fit, and every box mapped back.
+        var toImage: [Double]?
+        let side = max(gray.width, gray.height)
+        if side > Self.maximumSide {
+            let scale = Double(Self.maximumSide) / Double(side)
+            let w = max(1, Int(Double(gray.width) * scale)), h = max(1, Int(Double(gray.height) * scale))
+            gray = try gray.resized(width: w, height: h)
+            toImage = [Double(image.width) / Double(w), 0, 0, 0, Double(image.height) / Double(h), 0]
+        }
         var page = try engine.recognize(gray, characterBoxes: characterBoxes)
         if detectsPageRotation, Self.isPoor(page.lines),
            let osd = try? engines.textEngine(languages: "osd"),
@@ -43,6 +53,7 @@ public struct TextRequest: ImageRequest {
                 page = (second.lines.map { $0.mapped(through: inverse) }, second.fullText)
             }
         }
+        if let toImage { page.lines = page.lines.map { $0.mapped(through: toImage) } }
         guard minimumConfidence > 0 else { return page }
         let lines = page.lines.compactMap { line -> TextObservation? in
             let words = line.words.filter { $0.confidence >= minimumConfidence }
@@ -52,6 +63,9 @@ public struct TextRequest: ImageRequest {
         }
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }
+
+    /// The longest side Tesseract is given (its limit is 32767); longer pages are scaled to fit.
+    static let maximumSide = 30_000
 
     /// Tesseract's orientation confidence below which a page is left as it is.
     static let minimumOrientationConfidence = 2.0
