@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// A mutation fuzzer over real JPEG (with EXIF), PNG and TIFF seeds: every mutant goes through the
+/// header parser, the EXIF reader and the whole handler (decode, orientation, rectangles, barcodes)
+/// and must give a result or a clear error, in bounded time; a crash ends the test process.
+///
+/// The suite runs `ANALYZE_FUZZ_COUNT` mutants (default 400, a few seconds) from seed
+/// `ANALYZE_FUZZ_SEED` (default fixed, so a failure replays); `scripts/fuzz COUNT [SEED]` runs longer.
+@Suite("Mutation fuzzing")
+struct MutationFuzzTests {
+    static var count: Int { Int(ProcessInfo.processInfo.environment["ANALYZE_FUZZ_COUNT"] ?? "") ?? 400 }
+    static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["ANALYZE_FUZZ_SEED"] ?? "") ?? 0x5EED_F00D }
+
+    /// Seeds: a JPEG with an EXIF orientation, PNGs with text and codes, a hand-built TIFF.
+    static func seeds() throws -> [(name: String, bytes: [UInt8])] {
+        let files = ["orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg", "barcodes/qr-hello.png",
+                     "barcodes/ean13.png", "rects/quad-1.png"]
+        return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) } + [("tiff", tiff())]
+    }
+
+    /// A 16×16 8-bit gray, uncompressed, little-endian TIFF with an orientation tag.
+    static func tiff() -> [UInt8] {
+        let width: UInt32 = 16, height: UInt32 = 16
+        func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) -> [UInt8] { (0 ..< 4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let entries: [(UInt16, UInt16, UInt32, UInt32)] = [
+            (256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
+            (273, 4, 1, 8 + 2 + 9 * 12 + 4), (274, 3, 1, 6), (277, 3, 1, 1), (279, 4, 1, width * height),
+        ]
+        var out: [UInt8] = [0x49, 0x49, 42, 0] + u32(8) + u16(UInt16(entries.count))
+        for (tag, type, count, value) in entries {
+            out += u16(tag) + u16(type) + u32(count) + (type == 3 ? u16(UInt16(value)) + [0, 0] : u32(value))
+        }
+        out += u32(0)
+        out += (0 ..< Int(width * height)).map { UInt8(($0 * 7) & 0xFF) }
+        return out
+    }
+
+    /// One mutation of `bytes`: bit flips, interesting values, inserted, deleted or duplicated ranges, a cut.
+    static func mutate(_ bytes: [UInt8], using g: inout UntrustedBytesTests.Generator) -> [UInt8] {
+        var b = bytes
+        guard !b.isEmpty else { return [0xFF] }
+        for _ in 0 ..< Int.random(in: 1 ... 4, using: &g) {
+            let at = Int.random(in: 0 ..< max(1, b.count), using: &g)
+            switch Int.random(in: 0 ..< 6, using: &g) {
+            case 0: b[at] ^= UInt8(1) << UInt8.random(in: 0 ..< 8, using: &g)
+            case 1: b[at] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE].randomElement(using: &g) ?? 0
+            case 2: b.insert(contentsOf: (0 ..< Int.random(in: 1 ... 16, using: &g)).map { _ in UInt8.random(in: 0 ... 255, using: &g) }, at: at)
+            case 3: b.removeSubrange(at ..< min(b.count, at + Int.random(in: 1 ... 64, using: &g)))
+            case 4:
+                let end = min(b.count, at + Int.random(in: 1 ... 256, using: &g))
+                b.insert(contentsOf: Array(b[at ..< end]), at: Int.random(in: 0 ... b.count, using: &g))
+            default: b = Array(b.prefix(at))
+            }
+            if b.isEmpty { b = [0xFF] }
+        }
+        return b
+    }
+
+    @Test func mutantsOfRealImagesGiveAResultOrAClearErrorInBoundedTime() throws {
+        let seeds = try Self.seeds()
+        var g = UntrustedBytesTests.Generator(state: Self.seed)
+        let requests = RequestSet([RectangleRequest(), BarcodeRequest()])
+        let engines = WorkerEngines()
+        var decoded = 0, refused = 0, slowest = 0.0
+        for n in 0 ..< Self.count {
+            let seed = seeds[n % seeds.count]
+            let bytes = Self.mutate(seed.bytes, using: &g)
+            _ = ImageHeader(parsing: bytes)
+            _ = ExifOrientationReader.orientationTag(in: bytes)
+            let start = Date()
+            do {
+                let result = try ImageRequestHandler(source: ImageSource(path: "mutant-\(n)", outputName: "m"), maximumPixels: 4_000_000)
+                    .perform(requests, engines: engines, bytes: bytes)
+                #expect(result.analysis.width > 0 && result.analysis.height > 0)
+                _ = try JSONRenderer.encode(result.analysis)
+                _ = SVGRenderer.svg(for: result.analysis, imageHref: nil)
+                decoded += 1
+            } catch {
+                #expect(!error.message.isEmpty, "mutant \(n) of \(seed.name)")
+                refused += 1
+            }
+            slowest = max(slowest, Date().timeIntervalSince(start))
+        }
+        #expect(slowest < 10, "a mutant took \(slowest) s")
+        print("mutation fuzzing: \(Self.count) mutants (seed \(Self.seed)), \(decoded) decoded, \(refused) refused, slowest \(String(format: "%.3f", slowest)) s")
+    }
+}
