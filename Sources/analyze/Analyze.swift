@@ -13,7 +13,7 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Find rectangles, faces, barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
-        version: AnalyzeVersion.current,
+        version: AnalyzeVersion.tool,
         subcommands: [RunCommand.self, ReportCommand.self, ModelsCommand.self, VersionCommand.self],
         defaultSubcommand: RunCommand.self
     )
@@ -50,12 +50,7 @@ struct Analyze: ParsableCommand {
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version and exit.")
 
-    func run() { print(AnalyzeVersion.current) }
-}
-
-/// The tool's version, shown by `--version` and `analyze version`.
-enum AnalyzeVersion {
-    static let current = "0.2.0"
+    func run() { print(AnalyzeVersion.tool) }
 }
 
 /// Writes to stdout and stderr with plain `write(2)`: a full disk (`2>/dev/full`) or a closed pipe

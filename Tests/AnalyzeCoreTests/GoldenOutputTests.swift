@@ -54,8 +54,7 @@ struct GoldenOutputTests {
         try compare("characters", with: out, ignoring: "<image href=")
     }
 
-    /// Faces too, but for the options hash: a face request now names its model by identity.
-    @Test func facesAndLandmarksAreIdenticalButForTheOptionsHash() throws {
+    @Test func facesAndLandmarksAreByteIdentical() throws {
         let photos = Self.repository.appendingPathComponent(".models/test-images")
         try #require(FileManager.default.fileExists(atPath: photos.appendingPathComponent("astronaut.png").path), "run scripts/fetch-test-images")
         let out = try Fixture.temporaryDirectory()
@@ -63,6 +62,6 @@ struct GoldenOutputTests {
         let status = try analyze(["Fixtures/samples", ".models/test-images/astronaut.png", ".models/test-images/camera.png",
                                   ".models/test-images/chelsea.png", ".models/test-images/coffee.png", "--faces", "--landmarks", "--no-png", "--no-svg"], into: out)
         #expect(status == 0)
-        try compare("faces", with: out, ignoring: "\"optionsHash\"")
+        try compare("faces", with: out)
     }
 }

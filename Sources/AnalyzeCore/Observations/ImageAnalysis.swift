@@ -103,6 +103,8 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnalysisCodingKey.self)
+        try container.encode(AnalyzeVersion.schema, forKey: AnalysisCodingKey("schemaVersion"))
+        try container.encode(AnalyzeVersion.tool, forKey: AnalysisCodingKey("toolVersion"))
         try container.encode(file, forKey: Self.fileKey)
         try container.encode(orientation, forKey: AnalysisCodingKey("orientation"))
         try container.encode(width, forKey: AnalysisCodingKey("width"))

@@ -18,6 +18,10 @@ public struct RunSummary: Sendable, Codable {
     }
 
     public var tool = "analyze"
+    /// The version of `summary.json`'s contract (`schemas/summary.schema.json`).
+    public var schemaVersion = AnalyzeVersion.schema
+    /// The version of the tool that wrote it.
+    public var toolVersion = AnalyzeVersion.tool
     /// The requests with their parameters, and the output options.
     public var requests: RequestSet
     public var checks: [ObservationCheck]
