@@ -43,4 +43,12 @@ struct ModelIdentityTests {
         #expect(folders.contains("/data/analyze/models") && folders.contains("/home/someone/.cache/analyze/models"))
         #expect(ModelLocator.standardDirectories(environment: ["HOME": "/home/someone"]).contains("/home/someone/.local/share/analyze/models"))
     }
+
+    /// Found through PATH, argv[0] is just `analyze`: the install prefix comes from /proc/self/exe.
+    @Test func thePrefixFolderComesFromTheRealExecutable() {
+        let executable = ModelLocator.executablePath()
+        #expect(executable.path.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: executable.path))
+        let prefix = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/analyze/models").path
+        #expect(ModelLocator.standardDirectories(environment: [:]).contains(prefix))
+    }
 }

@@ -28,7 +28,7 @@ public struct ModelLocator: Sendable, Hashable {
         var folders: [String] = []
         if let dir = environment["ANALYZE_MODELS"], !dir.isEmpty { folders.append(dir) }
         folders.append(FileManager.default.currentDirectoryPath + "/.models")
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        let executable = executablePath()
         var folder = executable.deletingLastPathComponent()
         for _ in 0 ..< 6 {
             folders.append(folder.appendingPathComponent(".models").path)
@@ -42,6 +42,15 @@ public struct ModelLocator: Sendable, Hashable {
         folders += ["/usr/local/share/analyze/models", "/usr/share/analyze/models"]
         var seen = Set<String>()
         return folders.filter { seen.insert($0).inserted }
+    }
+
+    /// The running executable, symlinks resolved: `/proc/self/exe` (right even when the binary was
+    /// found through `PATH`, where `argv[0]` is just `analyze`), else `argv[0]`.
+    static func executablePath() -> URL {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: resolved)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
     }
 
     /// Registers an explicit file (a `--face-model` or `--model` argument) and returns its identity.
