@@ -33,10 +33,11 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The thin command-line front end.
         .executableTarget(
@@ -45,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
-            dependencies: ["AnalyzeCore"]
+            dependencies: ["AnalyzeCore", "CHeif"]
         ),
     ],
     swiftLanguageModes: [.v6],

@@ -66,6 +66,16 @@ extern "C" aocv_mat *aocv_decode(const uint8_t *bytes, size_t length, aocv_statu
     });
 }
 
+extern "C" aocv_mat *aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0 || stride < (size_t)width * 3) throw std::runtime_error("bad RGB buffer geometry");
+        const cv::Mat rgb(height, width, CV_8UC3, (void *)pixels, stride);
+        cv::Mat bgr;
+        cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+        return aocv_wrap(std::move(bgr));
+    });
+}
+
 extern "C" void aocv_mat_free(aocv_mat *mat) { delete mat; }
 extern "C" int aocv_mat_width(const aocv_mat *mat) { return mat->m.cols; }
 extern "C" int aocv_mat_height(const aocv_mat *mat) { return mat->m.rows; }

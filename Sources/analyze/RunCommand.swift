@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP and WebP files.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP and HEIF/HEIC files.", valueName: "path"))
     var inputs: [String] = []
 
     @OptionGroup var requests: RequestOptionGroups

@@ -34,7 +34,11 @@ public struct ImageRequestHandler {
             } else {
                 bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
             }
-            let tag = timings.measure("orientation") { ExifOrientationReader.orientationTag(in: bytes) }
+            // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if
+            // any, must not be applied a second time.
+            let tag = timings.measure("orientation") {
+                HEIFDecoder.isHEIF(bytes) ? ExifOrientationReader.Tag.absent : ExifOrientationReader.orientationTag(in: bytes)
+            }
             var warnings: [String] = []
             let orientation: ImageOrientation
             switch tag {

@@ -8,7 +8,7 @@ import Foundation
 /// are the file stems, made unique when two inputs share a stem.
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif"]
 
     /// The images named by `arguments`. Folders in `excluding` (the run's output folder) are never
     /// searched, so a run's own outputs are not analysed by the next run.

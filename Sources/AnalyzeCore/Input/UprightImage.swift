@@ -24,6 +24,11 @@ public final class UprightImage {
     /// `orientation`. Refuses images whose header claims more than `maximumPixels`.
     public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int) throws(AnalysisError) {
         if bytes.isEmpty { throw AnalysisError(.emptyFile, "the file is empty") }
+        if HEIFDecoder.isHEIF(bytes) {
+            // libheif applies the container's rotation and mirroring itself: nothing more to orient.
+            self.init(pixels: try HEIFDecoder.decode(bytes, maximumPixels: maximumPixels), orientation: .up)
+            return
+        }
         // Only an image whose size was read from its header reaches a decoder: a damaged header (a
         // stray byte before a JPEG's SOF) or another format behind an image extension (PFM, HDR)
         // could otherwise make OpenCV allocate gigabytes before the pixel limit is checked.

@@ -34,6 +34,9 @@ void aocv_set_num_threads(int threads);
 /// composited on white.
 aocv_mat *_Nullable aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status);
 
+/// Copies interleaved 8-bit RGB pixels (rows `stride` bytes apart, e.g. from libheif) into a new BGR matrix.
+aocv_mat *_Nullable aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status);
+
 void aocv_mat_free(aocv_mat *_Nullable mat);
 int aocv_mat_width(const aocv_mat *mat);
 int aocv_mat_height(const aocv_mat *mat);

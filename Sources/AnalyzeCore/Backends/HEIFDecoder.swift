@@ -1,0 +1,52 @@
+internal import CHeif
+internal import COpenCVShim
+
+/// Decodes HEIF/HEIC photos with libheif (`heif_context_read_from_memory_without_copy`,
+/// `heif_decode_image`): the primary image, as 8-bit BGR.
+///
+/// Orientation is the container's: libheif applies the `irot`/`imir` transformations while
+/// decoding, as the HEIF standard requires, and an EXIF orientation inside the file is ignored
+/// (applying both would rotate twice). The size is read from the container and checked against
+/// the pixel limit before anything is decoded.
+enum HEIFDecoder {
+    /// Major brands of HEIF still images (HEVC-coded and generic).
+    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
+
+    /// Whether the bytes start with an ISO-BMFF `ftyp` box of a HEIF brand.
+    static func isHEIF(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 12, Array(bytes[4 ..< 8]) == Array("ftyp".utf8) else { return false }
+        return brands.contains(String(decoding: bytes[8 ..< 12], as: UTF8.self))
+    }
+
+    static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
+        guard let context = heif_context_alloc() else { throw AnalysisError(.engineFailed, "heif_context_alloc failed") }
+        defer { heif_context_free(context) }
+        let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        try check(read, "not a readable HEIF file")
+        var handle: OpaquePointer?
+        try check(heif_context_get_primary_image_handle(context, &handle), "no primary image")
+        guard let handle else { throw AnalysisError(.undecodable, "HEIF: no primary image") }
+        defer { heif_image_handle_release(handle) }
+        let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+        guard width > 0, height > 0 else { throw AnalysisError(.undecodable, "the HEIF container claims an empty image (\(width)x\(height))") }
+        guard width * height <= maximumPixels else {
+            throw AnalysisError(.tooLarge, "the HEIF container claims \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+        }
+        var image: OpaquePointer?
+        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil), "cannot decode the image")
+        guard let image else { throw AnalysisError(.undecodable, "HEIF: decoding gave no image") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let pixels = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw AnalysisError(.undecodable, "HEIF: the decoded image has no RGB plane")
+        }
+        let w = heif_image_get_width(image, heif_channel_interleaved), h = heif_image_get_height(image, heif_channel_interleaved)
+        return try OpenCVMat.make(.undecodable) { aocv_mat_from_rgb(pixels, w, h, Int(stride), $0) }
+    }
+
+    private static func check(_ error: heif_error, _ what: String) throws(AnalysisError) {
+        guard error.code != heif_error_Ok else { return }
+        let detail = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        throw AnalysisError(.undecodable, "HEIF: \(what): \(detail)")
+    }
+}

@@ -1,0 +1,83 @@
+import CHeif
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// HEIF/HEIC photos (what iPhones save) through libheif, with the container's orientation.
+@Suite("HEIF photos")
+struct HEIFTests {
+    /// Encodes `mat` (BGR) as HEIC with libheif, with `orientation` written as irot/imir boxes.
+    static func heic(_ mat: OpenCVMat, orientation: heif_orientation) throws -> [UInt8] {
+        let w = mat.width, h = mat.height
+        var image: OpaquePointer?
+        #expect(heif_image_create(Int32(w), Int32(h), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image).code == heif_error_Ok)
+        let created = try #require(image)
+        defer { heif_image_release(created) }
+        #expect(heif_image_add_plane(created, heif_channel_interleaved, Int32(w), Int32(h), 8).code == heif_error_Ok)
+        var stride: Int32 = 0
+        let plane = try #require(heif_image_get_plane(created, heif_channel_interleaved, &stride))
+        mat.withPixels { pixels, rowBytes in
+            let channels = mat.channels
+            for y in 0 ..< h {
+                for x in 0 ..< w {
+                    let source = pixels + y * rowBytes + x * channels, target = plane + y * Int(stride) + x * 3
+                    target[0] = source[channels == 3 ? 2 : 0]; target[1] = source[channels == 3 ? 1 : 0]; target[2] = source[0]
+                }
+            }
+        }
+        let context = try #require(heif_context_alloc())
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        #expect(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder).code == heif_error_Ok)
+        let hevc = try #require(encoder, "libheif has no HEVC encoder (libheif1's x265 plugin)")
+        defer { heif_encoder_release(hevc) }
+        heif_encoder_set_lossy_quality(hevc, 92)
+        let options = try #require(heif_encoding_options_alloc())
+        defer { heif_encoding_options_free(options) }
+        options.pointee.image_orientation = orientation
+        #expect(heif_context_encode_image(context, created, hevc, options, nil).code == heif_error_Ok)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-\(UUID().uuidString).heic").path
+        defer { unlink(path) }
+        #expect(heif_context_write_to_file(context, path).code == heif_error_Ok)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func upright() throws -> OpenCVMat {
+        try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("orientation/upright.png")))))
+    }
+
+    /// Stored sideways (as a phone's sensor saw it) with the container saying "rotate 90° clockwise":
+    /// analysed upright, once — the QR code at the top-left, "UPRIGHT" at the top.
+    @Test func aSidewaysHEICIsAnalysedUprightOnce() throws {
+        let (sideways, _) = try Self.upright().rotated(byDegrees: 90, fill: 255)   // counter-clockwise
+        let bytes = try Self.heic(sideways, orientation: heif_orientation_rotate_90_cw)
+        let source = ImageSource(path: "photo.heic", outputName: "photo")
+        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([BarcodeRequest(), TextRequest()]), engines: WorkerEngines(), bytes: bytes).analysis
+        #expect(analysis.width == 480 && analysis.height == 320)
+        #expect(analysis.orientation == 1 && analysis.warnings.isEmpty)
+        let code = try #require(analysis.barcodes?.first)
+        #expect(code.payload == "TOP-LEFT" && code.boundingBox.center.x < 240)
+        let line = try #require(analysis.text?.first { $0.string.contains("UPRIGHT") })
+        #expect(line.boundingBox.center.y < 110)
+    }
+
+    @Test func heicFilesAreFoundInFoldersAndAnalysedFromTheCommandLine() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png")))))
+        try Data(try Self.heic(label, orientation: heif_orientation_normal)).write(to: folder.appendingPathComponent("IMG_0001.HEIC"))
+        let result = try CommandLineTests().run([folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("IMG_0001.HEIC: 640x400") && result.stderr.contains("5901234123457"))
+    }
+
+    @Test func aHEICClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {
+        let bytes = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 1000)
+        }
+        #expect(error.code == .tooLarge && error.message.contains("480x320"))
+        // A damaged HEIF is a clear error, not a crash.
+        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: Array(bytes.prefix(bytes.count / 2)), orientation: .up, maximumPixels: 10_000_000) }
+    }
+}
