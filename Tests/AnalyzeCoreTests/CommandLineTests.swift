@@ -38,8 +38,9 @@ struct CommandLineTests {
         let result = try run([Fixture.path("samples"), "-o", out.path, "--jobs", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        let stems = ["gift-card", "printed-page", "product-label", "receipt-exif6"]
-        #expect(files == (stems.flatMap { ["\($0).json", "\($0).png", "\($0).svg"] } + ["index.html", "summary.json"]).sorted())
+        // The annotated image of a JPEG photo is a JPEG, of a PNG scan a PNG (--annotated-format auto).
+        let images = ["gift-card": "jpg", "printed-page": "png", "product-label": "png", "receipt-exif6": "jpg"]
+        #expect(files == (images.flatMap { ["\($0.key).json", "\($0.key).\($0.value)", "\($0.key).svg"] } + ["index.html", "summary.json"]).sorted())
         // One line per image on stderr, plus the summary.
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 4)
         #expect(result.stderr.contains("ean13 \"5901234123457\""))
@@ -82,6 +83,29 @@ struct CommandLineTests {
         #expect(try run(["run", "--require", "no-such-kind", "x.png"]).status == 2)
     }
 
+    @Test func annotatedImagesCanBeForcedToAFormatAndScaledDown() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try run([Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
+                              "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path])
+        #expect(result.status == 0)
+        for name in ["gift-card.jpg", "printed-page.jpg"] {
+            let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(name)))
+            #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]))
+            let header = try #require(ImageHeader(parsing: bytes))
+            #expect(max(header.width, header.height) == 200)
+        }
+        // The JSON keeps full-size coordinates, and the report links the files that exist.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("printed-page.json"))) as? [String: Any]
+        #expect(json?["width"] as? Int == 820)
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("href=\"printed-page.jpg\"") && !html.contains("href=\"printed-page.png\""))
+        // --resume finds them: nothing is redone.
+        let again = try run([Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
+                             "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path, "--resume"])
+        #expect(again.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") && $0.contains("up to date (resumed)") }.count == 2)
+    }
+
     @Test func helpExplainsEveryFlag() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
@@ -91,7 +115,7 @@ struct CommandLineTests {
                      "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
                      "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status",
                      "--objects", "--min-object-confidence", "--classify", "--max-labels", "--min-label-confidence", "--model",
-                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence", "--max-file-bytes"] {
+                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence", "--max-file-bytes", "--annotated-format", "--annotated-max-side"] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -126,8 +126,8 @@ struct OutputNameTests {
         // With --rectify, card's first crop is card.rect-1.png: the input named so must not take it.
         let layout = OutputLayout(rectify: true)
         var files = Set<String>()
-        for name in names {
-            for file in layout.files(rectangles: 2) { #expect(files.insert(layout.name(of: file, for: name).lowercased()).inserted) }
+        for (path, name) in zip(paths, names) {
+            for file in layout.files(rectangles: 2) { #expect(files.insert(layout.name(of: file, for: name, input: path).lowercased()).inserted) }
         }
         // Plain names stay plain.
         #expect(InputCollector.name(["p/cat.jpg", "q/dog.png"]).map(\.outputName) == ["cat", "dog"])

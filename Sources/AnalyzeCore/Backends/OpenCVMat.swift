@@ -99,6 +99,18 @@ final class OpenCVMat: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// JPEG bytes at `quality` (`aocv_encode_jpeg`).
+    func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] {
+        var status = aocv_status()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        guard aocv_encode_jpeg(handle, Int32(quality), &bytes, &length, &status) != 0, let bytes else {
+            throw AnalysisError(.outputFailed, "JPEG encoding failed: " + Self.message(of: &status))
+        }
+        defer { aocv_buffer_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+
     // MARK: Drawing (on a private copy only)
 
     typealias RGB = (r: UInt8, g: UInt8, b: UInt8)

@@ -44,8 +44,14 @@ public struct BatchRunner: Sendable {
         struct Shape: Encodable {
             let requests: RequestSet
             let png, svg, rectify: Bool
+            /// Only when not the defaults, so hashes recorded before these options existed still match.
+            let annotatedFormat: String?
+            let annotatedMaximumSide: Int?
         }
-        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false)
+        let layout = output?.layout
+        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
+                          annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
+                          annotatedMaximumSide: layout?.annotatedMaximumSide)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
@@ -133,10 +139,10 @@ public struct BatchRunner: Sendable {
     /// The analysis recorded by an earlier run, when its JSON names the same input bytes and
     /// options and every other output it should have written exists.
     func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> ImageAnalysis? {
-        guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source.outputName).path),
+        guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
               let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
               previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
-        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0).map { output.url(of: $0, for: source.outputName).path }
+        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0).map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }
 
@@ -159,13 +165,15 @@ public struct BatchRunner: Sendable {
                     try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
                 }
             case .annotated:
-                bytes = try timings.measure("render.png") { () throws(AnalysisError) in
-                    try AnnotatedImageRenderer.png(of: image, analysis: analysis, drawingOnTheImage: true)
+                let format = output.layout.annotatedFormat(forInput: source.path)
+                bytes = try timings.measure("render.\(format.rawValue)") { () throws(AnalysisError) in
+                    try AnnotatedImageRenderer.encode(image, analysis: analysis, format: format, maximumSide: output.layout.annotatedMaximumSide,
+                                                      drawingOnTheImage: true)
                 }
             case .json:
                 bytes = try timings.measure("render.json") { () throws(AnalysisError) in try JSONRenderer.encode(analysis) }
             }
-            files.append((output.url(of: file, for: source.outputName), bytes))
+            files.append((output.url(of: file, for: source), bytes))
         }
         try timings.measure("write") { () throws(AnalysisError) in
             for (url, bytes) in files { try AtomicFileWriter.write(bytes, to: url) }

@@ -17,9 +17,9 @@ public struct OutputOptions: Sendable, Hashable {
     public var writeJSON: Bool { layout.json }
     public var rectify: Bool { layout.rectify }
 
-    /// Where `file` of the image named `outputName` goes.
-    public func url(of file: OutputLayout.File, for outputName: String) -> URL {
-        directory.appendingPathComponent(layout.name(of: file, for: outputName))
+    /// Where `file` of `source` goes.
+    public func url(of file: OutputLayout.File, for source: ImageSource) -> URL {
+        directory.appendingPathComponent(layout.name(of: file, for: source.outputName, input: source.path))
     }
 }
 
@@ -32,17 +32,47 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     public var json: Bool
     /// Perspective-corrected crops of the rectangles.
     public var rectify: Bool
+    /// The annotated image's format (`--annotated-format`).
+    public var annotatedFormat: AnnotatedFormat = .auto
+    /// The annotated image is scaled down to this longer side (`--annotated-max-side`); nil: full size.
+    public var annotatedMaximumSide: Int?
 
-    public init(png: Bool = true, svg: Bool = true, json: Bool = true, rectify: Bool = false) {
+    /// `--annotated-format`: `auto` writes JPEG for photos (JPEG and HEIF inputs) and PNG for
+    /// everything else (scans, screenshots, drawings: sharp edges, often gray).
+    public enum AnnotatedFormat: String, Sendable, Hashable, Codable, CaseIterable {
+        case auto, png, jpg
+    }
+
+    /// An encoded image format.
+    public enum ImageFormat: String, Sendable, Hashable {
+        case png, jpeg
+    }
+
+    public init(png: Bool = true, svg: Bool = true, json: Bool = true, rectify: Bool = false,
+                annotatedFormat: AnnotatedFormat = .auto, annotatedMaximumSide: Int? = nil) {
         self.png = png
         self.svg = svg
         self.json = json
         self.rectify = rectify
+        self.annotatedFormat = annotatedFormat
+        self.annotatedMaximumSide = annotatedMaximumSide
+    }
+
+    /// Input extensions that are photographs: their annotated copy is a JPEG under `auto`.
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "heic", "heif", "hif"]
+
+    /// The annotated image's format for the input at `path`.
+    public func annotatedFormat(forInput path: String) -> ImageFormat {
+        switch annotatedFormat {
+        case .png: .png
+        case .jpg: .jpeg
+        case .auto: Self.photoExtensions.contains((path as NSString).pathExtension.lowercased()) ? .jpeg : .png
+        }
     }
 
     /// One output file of an image.
     public enum File: Sendable, Hashable {
-        /// The annotated image, `<name>.png`.
+        /// The annotated image, `<name>.png` or `<name>.jpg` (see ``annotatedFormat(forInput:)``).
         case annotated
         /// The SVG overlay, `<name>.svg`.
         case overlay
@@ -52,10 +82,10 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case rectified(Int)
     }
 
-    /// The file name of `file` for the image named `outputName`.
-    public func name(of file: File, for outputName: String) -> String {
+    /// The file name of `file` for the image named `outputName`, read from `input`.
+    public func name(of file: File, for outputName: String, input: String) -> String {
         switch file {
-        case .annotated: outputName + ".png"
+        case .annotated: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".jpg" : ".png")
         case .overlay: outputName + ".svg"
         case .json: outputName + ".json"
         case .rectified(let n): outputName + ".rect-\(n).png"

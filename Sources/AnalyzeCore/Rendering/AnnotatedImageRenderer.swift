@@ -7,11 +7,26 @@ public enum AnnotatedImageRenderer {
     /// copy (the batch runner does this as the image's last use: a 12 MP photo then costs 36 MB
     /// less at the peak).
     public static func png(of image: UprightImage, analysis: ImageAnalysis, drawingOnTheImage: Bool = false) throws(AnalysisError) -> [UInt8] {
-        let canvas = try image.canvas(reusingPixels: drawingOnTheImage)
+        try encode(image, analysis: analysis, format: .png, maximumSide: nil, drawingOnTheImage: drawingOnTheImage)
+    }
+
+    /// The annotated image as PNG or JPEG (quality 90), scaled down to `maximumSide` when larger
+    /// (drawn at full size first, so lines and labels scale with it).
+    public static func encode(_ image: UprightImage, analysis: ImageAnalysis, format: OutputLayout.ImageFormat, maximumSide: Int?,
+                              drawingOnTheImage: Bool = false) throws(AnalysisError) -> [UInt8] {
+        var canvas = try image.canvas(reusingPixels: drawingOnTheImage)
         let style = AnnotationStyle(width: image.width, height: image.height)
         for entry in analysis.results {
             (entry.result as? any AnnotationDrawable)?.draw(on: canvas, style: style)
         }
-        return try canvas.pngData()
+        if let maximumSide, maximumSide > 0, max(canvas.width, canvas.height) > maximumSide {
+            let scale = Double(maximumSide) / Double(max(canvas.width, canvas.height))
+            canvas = try canvas.resized(width: max(1, Int((Double(canvas.width) * scale).rounded())),
+                                        height: max(1, Int((Double(canvas.height) * scale).rounded())))
+        }
+        switch format {
+        case .png: return try canvas.pngData()
+        case .jpeg: return try canvas.jpegData(quality: 90)
+        }
     }
 }

@@ -83,7 +83,7 @@ public enum HTMLReportRenderer {
         let e = MarkupEscaping.escape
         let d = card.digest
         let folder = card.folder.isEmpty ? "" : card.folder + "/"
-        func link(_ file: OutputLayout.File) -> String { e(folder + urlComponent(outputs.name(of: file, for: d.outputName))) }
+        func link(_ file: OutputLayout.File) -> String { e(folder + urlComponent(outputs.name(of: file, for: d.outputName, input: d.file))) }
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
         let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""

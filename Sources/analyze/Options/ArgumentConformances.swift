@@ -3,6 +3,8 @@ import ArgumentParser
 
 extension FaceDetectorKind: ExpressibleByArgument {}
 
+extension OutputLayout.AnnotatedFormat: ExpressibleByArgument {}
+
 extension Shard: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }

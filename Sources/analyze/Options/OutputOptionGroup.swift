@@ -7,7 +7,7 @@ struct OutputOptionGroup: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Folder for the per-image outputs and the report (created if missing).", valueName: "dir"))
     var output: String = "analyze-output"
 
-    @Flag(name: .customLong("no-png"), help: "Do not write the annotated PNGs.")
+    @Flag(name: .customLong("no-png"), help: "Do not write the annotated images (PNG or JPEG).")
     var noPNG = false
 
     @Flag(name: .customLong("no-svg"), help: "Do not write the SVG overlays.")
@@ -16,11 +16,24 @@ struct OutputOptionGroup: ParsableArguments {
     @Flag(name: .customLong("no-json"), help: "Do not write the per-image JSON files.")
     var noJSON = false
 
+    @Option(name: .customLong("annotated-format"), help: ArgumentHelp("The annotated image's format: auto (JPEG for JPEG and HEIC photos, PNG for the rest), png or jpg.", valueName: "format"))
+    var annotatedFormat: OutputLayout.AnnotatedFormat = .auto
+
+    @Option(name: .customLong("annotated-max-side"), help: ArgumentHelp("Scale the annotated image down to this longer side in pixels (default: full size). Coordinates in the JSON and SVG stay those of the full image.", valueName: "px"))
+    var annotatedMaxSide: Int?
+
     @Flag(name: .customLong("rectify"), help: "With --rects, also write each rectangle perspective-corrected as <name>.rect-<n>.png (a scanner app's crop).")
     var rectify = false
 
     var options: OutputOptions {
-        OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify)
+        var options = OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify)
+        options.layout.annotatedFormat = annotatedFormat
+        options.layout.annotatedMaximumSide = annotatedMaxSide
+        return options
+    }
+
+    func validate() throws {
+        if let annotatedMaxSide, annotatedMaxSide < 16 { throw ValidationError("--annotated-max-side must be at least 16") }
     }
 }
 
