@@ -67,9 +67,12 @@ enum Terminal {
     static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return Glibc.write(fd, base + offset, bytes.count - offset)
+            }
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
                 return false
             }
             offset += n

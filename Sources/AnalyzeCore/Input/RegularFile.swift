@@ -24,7 +24,10 @@ public enum RegularFile {
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < size {
-            let n = bytes.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress! + filled, size - filled) }
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base + filled, size - filled)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AnalysisError(.unreadable, "cannot read the file: \(String(cString: strerror(errno)))", file: path)
@@ -41,8 +44,11 @@ public enum RegularFile {
     public static func head(_ path: String, count: Int) -> [UInt8]? {
         guard let fd = try? open(path) else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress!, count) }
+        var bytes = [UInt8](repeating: 0, count: max(1, count))
+        let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return Glibc.read(fd, base, min(count, buffer.count))
+        }
         guard n >= 0 else { return nil }
         return Array(bytes.prefix(n))
     }
