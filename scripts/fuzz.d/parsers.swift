@@ -1,0 +1,13 @@
+// libFuzzer target for the parsers that read untrusted bytes before any decoder: the image header
+// parser (sizes for --max-pixels, truncated JPEGs) and the EXIF orientation reader (libexif).
+// Built by scripts/fuzz-parsers with swiftc -sanitize=fuzzer,address from the library's own files.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let header = ImageHeader(parsing: bytes) {
+        precondition(header.width >= 0 && header.height >= 0, "negative size from the header parser")
+    }
+    _ = ImageHeader.isTruncatedJPEG(bytes)
+    _ = ExifOrientationReader.orientationTag(in: bytes)
+    return 0
+}
