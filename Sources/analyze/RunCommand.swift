@@ -83,7 +83,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let cancellation = CancellationFlag()
         ProcessEnvironment.installInterruptHandler(cancelling: cancellation)
-        var arguments = inputs
+        // File names that are not UTF-8 keep their bytes (see FilePathBytes).
+        var arguments = FilePathBytes.restoringRawBytes(inputs)
         if let filesFrom = runOptions.filesFrom { arguments += try Self.readPathList(filesFrom) }
         let outputFolder = InputCollector.canonical(outputs.output)
         if let same = arguments.first(where: { InputCollector.canonical($0) == outputFolder }) {
@@ -156,6 +157,6 @@ struct RunCommand: ParsableCommand {
             guard let contents = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read --files-from \(path)") }
             data = contents
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
+        return FilePathBytes.pathLines([UInt8](data))
     }
 }

@@ -168,3 +168,42 @@ struct RequestFailureTests {
         #expect((analysis.barcodes?.first?.boundingBox.maxY ?? 0) > 10_000)
     }
 }
+
+@Suite("File names that are not UTF-8")
+struct RawFileNameTests {
+    @Test func anyBytesSurviveTheRoundTrip() {
+        var g = UntrustedBytesTests.Generator(state: 7)
+        for _ in 0 ..< 500 {
+            let bytes = (0 ..< Int.random(in: 0 ..< 40, using: &g)).map { _ in UInt8.random(in: 1 ... 255, using: &g) }
+            #expect(FilePathBytes.raw(FilePathBytes.string(fromRaw: bytes)) == bytes)
+        }
+        #expect(FilePathBytes.string(fromRaw: Array("café".utf8)) == "café")
+    }
+
+    @Test func aLatin1NameIsFoundReadAndNamedSafely() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)   // "café.png" in ISO-8859-1
+        let path = FilePathBytes.string(fromRaw: Array(folder.path.utf8) + [0x2F] + name)
+        let source = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png")))
+        let fd = FilePathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        #expect(fd >= 0)
+        _ = source.withUnsafeBytes { write(fd, $0.baseAddress, source.count) }
+        close(fd)
+        let cli = CommandLineTests()
+        // Found in a folder...
+        let out = folder.appendingPathComponent("out")
+        let scan = try cli.run([folder.path, "--barcodes", "-o", out.path, "--jsonl"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains("Hello, analyze!"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("caf_.json").path))
+        // ...and named in a --files-from list, byte for byte.
+        let list = folder.appendingPathComponent("list.txt")
+        try Data(FilePathBytes.raw(path) + [0x0A]).write(to: list)
+        let listed = try cli.run(["--files-from", list.path, "--barcodes", "-o", folder.appendingPathComponent("out2").path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        // The SVG links to the real bytes, percent-encoded.
+        let svg = try String(contentsOf: out.appendingPathComponent("caf_.svg"), encoding: .utf8)
+        #expect(svg.contains("caf%E9.png"))
+    }
+}

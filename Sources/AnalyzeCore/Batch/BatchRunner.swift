@@ -182,8 +182,12 @@ public struct BatchRunner: Sendable {
 
     /// The path of `file` relative to `directory` (for the SVG's image reference).
     static func relativePath(from directory: URL, to file: URL) -> String {
+        // Percent-encoded from the file's real bytes (FilePathBytes), so a name that is not UTF-8 links right.
         RunReport.relativeFolder(from: directory, to: file).split(separator: "/").map { component in
-            component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? String(component)
+            FilePathBytes.raw(String(component)).map { byte -> String in
+                let c = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && (c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@".contains(c)) ? String(c) : String(format: "%%%02X", byte)
+            }.joined()
         }.joined(separator: "/")
     }
 }

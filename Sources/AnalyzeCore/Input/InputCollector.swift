@@ -21,8 +21,7 @@ public enum InputCollector {
             if seen.insert(key).inserted { paths.append(path) }
         }
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FilePathBytes.isDirectory(argument) {
                 imagesUnder(directory: argument, skipping: skipped).forEach(add)
             } else {
                 add(argument)
@@ -36,20 +35,22 @@ public enum InputCollector {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    /// Image files under `directory`, recursively, in sorted order; hidden files and folders in
+    /// `skipped` are left out. Read with raw bytes (``FilePathBytes``), so no name is lost.
     static func imagesUnder(directory: String, skipping skipped: Set<String> = []) -> [String] {
-        guard !skipped.contains(canonical(directory)), let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        guard !skipped.contains(canonical(directory)) else { return [] }
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if !skipped.isEmpty, enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory,
-               skipped.contains(canonical(directory + "/" + relative)) {
-                enumerator.skipDescendants()
-                continue
+        var pending = [directory]
+        while let folder = pending.popLast() {
+            for entry in FilePathBytes.entries(of: folder) where !entry.name.hasPrefix(".") {
+                let path = folder.hasSuffix("/") ? folder + entry.name : folder + "/" + entry.name
+                if entry.isDirectory {
+                    if !skipped.isEmpty, skipped.contains(canonical(path)) { continue }
+                    pending.append(path)
+                } else if imageExtensions.contains((entry.name as NSString).pathExtension.lowercased()) {
+                    found.append(path)
+                }
             }
-            let ext = (relative as NSString).pathExtension.lowercased()
-            guard imageExtensions.contains(ext) else { continue }
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") { continue }
-            found.append(directory.hasSuffix("/") ? directory + relative : directory + "/" + relative)
         }
         return found.sorted()
     }

@@ -55,7 +55,7 @@ public enum RegularFile {
 
     /// Opens `path` read-only and non-blocking, and keeps it only when it is a regular file.
     private static func open(_ path: String) throws(AnalysisError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = FilePathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             let code = errno
             switch code {
