@@ -230,13 +230,13 @@ extern "C" int aocv_encode_png(const aocv_mat *mat, uint8_t **bytes, size_t *len
     });
 }
 
-extern "C" int aocv_encode_jpeg(const aocv_mat *mat, int quality, uint8_t **bytes, size_t *length, aocv_status *status) {
+extern "C" int aocv_encode_lossy(const aocv_mat *mat, int webp, int quality, uint8_t **bytes, size_t *length, aocv_status *status) {
     *bytes = nullptr;
     *length = 0;
     return aocv_guard<int>(status, 0, [&]() -> int {
         std::vector<uint8_t> buffer;
-        const std::vector<int> params = {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 1, 100)};
-        if (!cv::imencode(".jpg", mat->m, buffer, params)) throw std::runtime_error("cv::imencode(.jpg) failed");
+        const std::vector<int> params = {webp ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 1, 100)};
+        if (!cv::imencode(webp ? ".webp" : ".jpg", mat->m, buffer, params)) throw std::runtime_error("cv::imencode failed");
         uint8_t *out = (uint8_t *)std::malloc(buffer.size());
         if (!out) throw std::bad_alloc();
         std::copy(buffer.begin(), buffer.end(), out);

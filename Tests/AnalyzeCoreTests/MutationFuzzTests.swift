@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import AnalyzeCore
 
-/// A mutation fuzzer over real JPEG (with EXIF), PNG and TIFF seeds: every mutant goes through the
+/// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF and WebP seeds: every mutant goes through the
 /// header parser, the EXIF reader and the whole handler (decode, orientation, rectangles, barcodes)
 /// and must give a result or a clear error, in bounded time; a crash ends the test process.
 ///
@@ -13,11 +13,14 @@ struct MutationFuzzTests {
     static var count: Int { Int(ProcessInfo.processInfo.environment["ANALYZE_FUZZ_COUNT"] ?? "") ?? 400 }
     static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["ANALYZE_FUZZ_SEED"] ?? "") ?? 0x5EED_F00D }
 
-    /// Seeds: a JPEG with an EXIF orientation, PNGs with text and codes, a hand-built TIFF.
+    /// Seeds: a JPEG with an EXIF orientation, PNGs with text and codes, a hand-built TIFF, a WebP
+    /// encoded by OpenCV (libwebp) from a QR code.
     static func seeds() throws -> [(name: String, bytes: [UInt8])] {
         let files = ["orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg", "barcodes/qr-hello.png",
                      "barcodes/ean13.png", "rects/quad-1.png"]
-        return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) } + [("tiff", tiff())]
+        let qr = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png")))))
+        return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) }
+            + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80))]
     }
 
     /// A 16×16 8-bit gray, uncompressed, little-endian TIFF with an orientation tag.

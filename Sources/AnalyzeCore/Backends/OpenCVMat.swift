@@ -99,13 +99,18 @@ final class OpenCVMat: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
-    /// JPEG bytes at `quality` (`aocv_encode_jpeg`).
-    func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] {
+    /// JPEG bytes at `quality` (`aocv_encode_lossy`).
+    func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: false, quality: quality) }
+
+    /// WebP bytes at `quality` (`aocv_encode_lossy`).
+    func webpData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: true, quality: quality) }
+
+    private func lossyData(webp: Bool, quality: Int) throws(AnalysisError) -> [UInt8] {
         var status = aocv_status()
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
-        guard aocv_encode_jpeg(handle, Int32(quality), &bytes, &length, &status) != 0, let bytes else {
-            throw AnalysisError(.outputFailed, "JPEG encoding failed: " + Self.message(of: &status))
+        guard aocv_encode_lossy(handle, webp ? 1 : 0, Int32(quality), &bytes, &length, &status) != 0, let bytes else {
+            throw AnalysisError(.outputFailed, (webp ? "WebP" : "JPEG") + " encoding failed: " + Self.message(of: &status))
         }
         defer { aocv_buffer_free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: length))

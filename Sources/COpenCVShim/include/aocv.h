@@ -78,9 +78,9 @@ void aocv_draw_label(aocv_mat *mat, const char *text, double x, double y, double
 /// Encodes as PNG into a malloc'ed buffer that the caller frees with aocv_buffer_free.
 int aocv_encode_png(const aocv_mat *mat, uint8_t *_Nullable *_Nonnull bytes, size_t *length,
                     aocv_status *status);
-/// Encodes as baseline JPEG at `quality` (1–100) into a malloc'ed buffer freed with aocv_buffer_free.
-int aocv_encode_jpeg(const aocv_mat *mat, int quality, uint8_t *_Nullable *_Nonnull bytes, size_t *length,
-                     aocv_status *status);
+/// Encodes as JPEG (webp = 0) or WebP (webp = 1) at `quality` (1–100); freed with aocv_buffer_free.
+int aocv_encode_lossy(const aocv_mat *mat, int webp, int quality, uint8_t *_Nullable *_Nonnull bytes, size_t *length,
+                      aocv_status *status);
 void aocv_buffer_free(uint8_t *_Nullable bytes);
 
 #pragma clang assume_nonnull end
