@@ -8,6 +8,18 @@ import Testing
 struct HostileFolderTests {
     let cli = CommandLineTests()
 
+    /// Runs the command with the given streams and waits for it.
+    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle) throws -> Process {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        return process
+    }
+
     func folderWithAnImage() throws -> (folder: URL, image: URL) {
         let folder = try Fixture.temporaryDirectory()
         let image = folder.appendingPathComponent("cat.png")
@@ -58,15 +70,10 @@ struct HostileFolderTests {
         let (folder, _) = try folderWithAnImage()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = [folder.path, Fixture.path("samples"), "--barcodes", "--jsonl", "-o", out.path]
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
         try pipe.fileHandleForReading.close()   // like `| head -c 0`
-        try process.run()
-        process.waitUntilExit()
+        let process = try run([folder.path, Fixture.path("samples"), "--barcodes", "--jsonl", "-o", out.path],
+                              stdout: pipe.fileHandleForWriting, stderr: FileHandle.nullDevice)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
@@ -76,13 +83,8 @@ struct HostileFolderTests {
         let (folder, _) = try folderWithAnImage()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = [folder.path, "--barcodes", "-o", out.path]
-        process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let process = try run([folder.path, "--barcodes", "-o", out.path],
+                              stdout: FileHandle.nullDevice, stderr: try #require(FileHandle(forWritingAtPath: "/dev/full")))
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
     }

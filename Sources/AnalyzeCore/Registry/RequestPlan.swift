@@ -27,16 +27,11 @@ public struct RequestPlan: Sendable {
         var notes: [String] = []
         for entry in RequestRegistry.entries where explicit.isEmpty || explicit.contains(entry.kind) {
             let request = configured[entry.kind] ?? entry.makeDefault()
-            if let missing = request.models.first(where: { !models.contains($0) }) {
-                let reason: String
-                do {
-                    _ = try models.path(of: missing)
-                    reason = "the model \(missing) was not found"
-                } catch {
-                    reason = error.message
-                }
-                guard explicit.isEmpty else { throw AnalysisError(.engineUnavailable, "\(entry.kind) cannot run: \(reason)") }
-                notes.append("\(entry.kind) skipped: \(reason)")
+            do {
+                for model in request.models { _ = try models.path(of: model) }
+            } catch {
+                guard explicit.isEmpty else { throw AnalysisError(.engineUnavailable, "\(entry.kind) cannot run: \(error.message)") }
+                notes.append("\(entry.kind) skipped: \(error.message)")
                 continue
             }
             requests.insert(request)
