@@ -34,10 +34,12 @@ let package = Package(
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // zxing-cpp 3.1.1's C API, a static library built from its PyPI sdist by scripts/fetch-zxing.
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing"),
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The thin command-line front end.
         .executableTarget(

@@ -6,12 +6,18 @@ internal import CZBar
 /// next (DataBar segments, for video), so a scanner reused across images made an image's results
 /// depend on the images before it — measured on the public barcode suite, 23 images gave other
 /// JSON at `--jobs 1` than at `--jobs 2`. Creating and configuring a scanner costs microseconds.
+/// ZBar reads the families it is good at: EAN/UPC (with EAN-2/5 add-ons), Code 128/39/93,
+/// Interleaved 2 of 5, Codabar, QR and SQ codes. Its DataBar decoders are off: zxing-cpp reads
+/// DataBar, and ZBar's invented DataBar Expanded values from photos of short codes and printed
+/// `databar.c … Assertion failed` to the terminal. Its PDF417 decoder is unfinished (it never
+/// returns data). EAN-13 is read as EAN-13 only (no UPC-A/ISBN renaming): names are given by
+/// `BarcodeReading.canonical()`, the same for both engines.
 /// Not thread-safe: one per worker thread.
 final class ZBarScanner {
-    let symbologies: [BarcodeSymbology]
+    let families: [BarcodeSymbology.Family]
 
-    init(symbologies: [BarcodeSymbology]) throws(AnalysisError) {
-        self.symbologies = symbologies
+    init(families: [BarcodeSymbology.Family]) throws(AnalysisError) {
+        self.families = families
         // Fail at creation, not mid-batch, when ZBar cannot make a scanner.
         zbar_image_scanner_destroy(try makeScanner(density: 1))
     }
@@ -23,9 +29,8 @@ final class ZBarScanner {
         }
         // Start from nothing, then enable exactly the requested symbologies.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
-        for symbology in symbologies {
-            guard let type = Self.zbarType(symbology) else { continue }
-            zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1)
+        for family in families {
+            for type in Self.types(of: family) { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1) }
         }
         // Keep 2-D payloads as raw bytes (no guessed text conversion): NULs and binary survive.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
@@ -38,7 +43,7 @@ final class ZBarScanner {
 
     /// Scans an 8-bit gray matrix (`zbar_scan_image` on a Y800 image) and returns its symbols.
     /// `density` is ZBar's scan-line spacing (1 = every row and column, 2 = every other one).
-    func scan(_ gray: OpenCVMat, inverted: Bool, density: Int = 1) throws(AnalysisError) -> [BarcodeObservation] {
+    func scan(_ gray: OpenCVMat, pass: BarcodeReading.Pass, density: Int = 1) throws(AnalysisError) -> [BarcodeReading] {
         guard gray.channels == 1 else { throw AnalysisError(.engineFailed, "ZBar needs a gray image") }
         let scanner = try makeScanner(density: density)
         defer { zbar_image_scanner_destroy(scanner) }
@@ -53,10 +58,10 @@ final class ZBarScanner {
             zbar_image_set_data(image, UnsafeRawPointer(pixels), UInt(width * height), nil)
             let count = zbar_scan_image(scanner, image)
             guard count > 0 else { return [] }
-            var results: [BarcodeObservation] = []
+            var results: [BarcodeReading] = []
             var symbol = zbar_image_first_symbol(image)
             while let current = symbol {
-                if let observation = Self.observation(from: current, inverted: inverted) { results.append(observation) }
+                if let reading = Self.reading(from: current, pass: pass) { results.append(reading) }
                 symbol = zbar_symbol_next(current)
             }
             // Detach our pixels before the image is destroyed.
@@ -65,12 +70,12 @@ final class ZBarScanner {
         }
     }
 
-    private static func observation(from symbol: OpaquePointer, inverted: Bool) -> BarcodeObservation? {
+    private static func reading(from symbol: OpaquePointer, pass: BarcodeReading.Pass) -> BarcodeReading? {
         guard let symbology = symbology(zbar_symbol_get_type(symbol)) else { return nil }
         let quality = Int(zbar_symbol_get_quality(symbol))
         // A 1-D code read by a single scan line is more often texture than a code (ZBar reads
         // "CODE-39:T" in perforated metal): require two agreeing scan lines.
-        if symbology != .qr && symbology != .sqcode && quality < minimumLinearQuality { return nil }
+        if !symbology.isTwoDimensional && quality < minimumLinearQuality { return nil }
         let length = Int(zbar_symbol_get_data_length(symbol))
         var bytes: [UInt8] = []
         if length > 0, let data = zbar_symbol_get_data(symbol) {
@@ -82,23 +87,34 @@ final class ZBarScanner {
             points.append(PixelPoint(x: Double(zbar_symbol_get_loc_x(symbol, UInt32(i))), y: Double(zbar_symbol_get_loc_y(symbol, UInt32(i)))))
         }
         // 2-D codes give their four corners; 1-D codes give scan-line extents: use their box.
-        let corners = pointCount == 4 && (symbology == .qr || symbology == .sqcode) ? points : BoundingBox(enclosing: points).corners
-        return BarcodeObservation(symbology: symbology, payloadBytes: bytes, corners: corners, inverted: inverted,
-                                  quality: quality)
+        let corners = pointCount == 4 && symbology.isTwoDimensional ? points : BoundingBox(enclosing: points).corners
+        return BarcodeReading(symbology: symbology, bytes: bytes, text: nil, corners: corners, inverted: pass == .inverted,
+                              engine: .zbar, pass: pass, quality: quality)
     }
 
     /// Scan lines that must agree on a 1-D code before it is reported.
     static let minimumLinearQuality = 2
 
+    /// ZBar's symbol types, named as `BarcodeReading.canonical()` expects them.
     private static let table: [(BarcodeSymbology, zbar_symbol_type_t)] = [
-        (.ean8, ZBAR_EAN8), (.upce, ZBAR_UPCE), (.isbn10, ZBAR_ISBN10), (.upca, ZBAR_UPCA), (.ean13, ZBAR_EAN13),
-        (.isbn13, ZBAR_ISBN13), (.ean2, ZBAR_EAN2), (.ean5, ZBAR_EAN5), (.i25, ZBAR_I25), (.databar, ZBAR_DATABAR),
-        (.databarExpanded, ZBAR_DATABAR_EXP), (.codabar, ZBAR_CODABAR), (.code39, ZBAR_CODE39), (.code93, ZBAR_CODE93),
-        (.code128, ZBAR_CODE128), (.pdf417, ZBAR_PDF417), (.qr, ZBAR_QRCODE), (.sqcode, ZBAR_SQCODE),
+        (.ean8, ZBAR_EAN8), (.upce, ZBAR_UPCE), (.ean13, ZBAR_EAN13), (.ean2AddOn, ZBAR_EAN2), (.ean5AddOn, ZBAR_EAN5),
+        (.i2of5, ZBAR_I25), (.codabar, ZBAR_CODABAR), (.code39, ZBAR_CODE39), (.code93, ZBAR_CODE93),
+        (.code128, ZBAR_CODE128), (.qr, ZBAR_QRCODE), (.sqCode, ZBAR_SQCODE),
     ]
 
-    static func zbarType(_ symbology: BarcodeSymbology) -> zbar_symbol_type_t? {
-        table.first { $0.0 == symbology }?.1
+    /// The ZBar types read for a family (none for the families only zxing-cpp reads).
+    static func types(of family: BarcodeSymbology.Family) -> [zbar_symbol_type_t] {
+        switch family {
+        case .eanUPC: [ZBAR_EAN8, ZBAR_UPCE, ZBAR_EAN13, ZBAR_EAN2, ZBAR_EAN5]
+        case .itf: [ZBAR_I25]
+        case .codabar: [ZBAR_CODABAR]
+        case .code39: [ZBAR_CODE39]
+        case .code93: [ZBAR_CODE93]
+        case .code128: [ZBAR_CODE128]
+        case .qr: [ZBAR_QRCODE]
+        case .sqCode: [ZBAR_SQCODE]
+        case .aztec, .dataMatrix, .pdf417, .maxiCode, .dataBar: []
+        }
     }
 
     static func symbology(_ type: zbar_symbol_type_t) -> BarcodeSymbology? {
@@ -107,8 +123,8 @@ final class ZBarScanner {
 }
 
 extension WorkerEngines {
-    /// The worker's ZBar scanner for exactly these symbologies.
-    func barcodeScanner(for symbologies: [BarcodeSymbology]) throws(AnalysisError) -> ZBarScanner {
-        try engine(ZBarScanner.self, for: symbologies) { () throws(AnalysisError) in try ZBarScanner(symbologies: symbologies) }
+    /// The worker's ZBar scanner for exactly these families.
+    func barcodeScanner(for families: [BarcodeSymbology.Family]) throws(AnalysisError) -> ZBarScanner {
+        try engine(ZBarScanner.self, for: families) { () throws(AnalysisError) in try ZBarScanner(families: families) }
     }
 }

@@ -6,36 +6,46 @@ public struct BarcodeObservation: ListedObservation {
 
     /// Which symbology the code uses.
     public let symbology: BarcodeSymbology
-    /// The payload as text: UTF-8 when the bytes are valid UTF-8, otherwise read as ISO-8859-1
-    /// (QR's default character set). Untrusted: escape it wherever it is shown.
+    /// The payload as Unicode text: decoded by zxing-cpp (ECI and the symbology's default
+    /// character set: Shift_JIS in Japanese QR codes, ISO-8859-1…) when it read the symbol, else
+    /// UTF-8, Shift_JIS or ISO-8859-1 by the bytes (see `BarcodePayloadText`). Untrusted: escape it
+    /// wherever it is shown.
     public let payload: String
     /// The payload bytes exactly as encoded, base64: survives NUL bytes and non-UTF-8 data.
     public let payloadBase64: String
-    /// Whether the payload bytes are valid UTF-8 (when false, `payload` is an ISO-8859-1 reading).
+    /// Whether the payload bytes are valid UTF-8.
     public let payloadIsUTF8: Bool
-    /// The symbol's outline as ZBar reports it (four corners for 2-D codes, scan extents for 1-D).
+    /// The symbol's outline: four corners for 2-D codes; for 1-D codes the box around the scan
+    /// lines that read it.
     public let corners: [PixelPoint]
     /// The box around `corners`.
     public let boundingBox: BoundingBox
-    /// True when the code was found on the inverted image (light modules on a dark background).
+    /// True when the code is light modules on a dark background.
     public let inverted: Bool
-    /// ZBar's quality score: for 1-D codes, how many scan lines agreed; 1 for 2-D codes.
+    /// ZBar's quality score (for 1-D codes, how many scan lines agreed; 1 for 2-D codes); 0 when
+    /// only zxing-cpp read the symbol.
     public let quality: Int
+    /// The engines that read this payload here, sorted: `zbar`, `zxing`.
+    public let engines: [String]
+    /// 1 when both engines read the same payload; 0.9 when one did and the symbology checks
+    /// itself (error correction or a check digit); 0.7 when one did and it has no mandatory check
+    /// (Code 39, Codabar, Interleaved 2 of 5); 0.6 when the engines disagreed and the structure
+    /// check settled it.
+    public let confidence: Double
 
-    public init(symbology: BarcodeSymbology, payloadBytes: [UInt8], corners: [PixelPoint], inverted: Bool, quality: Int) {
+    public init(symbology: BarcodeSymbology, payloadBytes: [UInt8], payload: String? = nil, corners: [PixelPoint], inverted: Bool,
+                quality: Int, engines: [String], confidence: Double) {
         self.symbology = symbology
-        if let text = String(validating: payloadBytes, as: UTF8.self) {
-            payload = text
-            payloadIsUTF8 = true
-        } else {
-            payload = String(payloadBytes.map { Character(Unicode.Scalar($0)) })
-            payloadIsUTF8 = false
-        }
+        let utf8 = String(validating: payloadBytes, as: UTF8.self)
+        self.payload = payload ?? utf8 ?? BarcodePayloadText.decode(payloadBytes)
+        payloadIsUTF8 = utf8 != nil
         payloadBase64 = Data(payloadBytes).base64EncodedString()
         self.corners = corners
         boundingBox = BoundingBox(enclosing: corners)
         self.inverted = inverted
         self.quality = quality
+        self.engines = engines.sorted()
+        self.confidence = confidence.roundedConfidence
     }
 
     /// The raw payload bytes.

@@ -1,19 +1,25 @@
-/// Detects and decodes barcodes with ZBar (like `VNDetectBarcodesRequest`).
+/// Detects and decodes barcodes (like `VNDetectBarcodesRequest`) with two engines, fused into one
+/// observation per symbol (see `BarcodeFusion`):
 ///
-/// Every symbology is enabled unless `symbologies` restricts them. Each image is scanned as it is
-/// and inverted, so light-on-dark codes decode without a flag; when neither pass finds anything,
-/// the image is scanned again turned by 45° for 1-D codes, so codes at diagonal angles are read
-/// too (ZBar reads 1-D codes only along rows and columns). The extra passes run on a copy of at
-/// most ``secondaryPassMaximumSide`` pixels.
+/// - **zxing-cpp** reads every symbology (QR, Micro QR, rMQR, Aztec, Data Matrix, PDF417,
+///   MicroPDF417, MaxiCode, EAN/UPC with add-ons, Code 128/39/93, ITF, Codabar, every DataBar),
+///   trying rotations, inversion and a downscaled pyramid itself;
+/// - **ZBar** reads QR, SQ codes and the 1-D codes it reads well, on the image as it is and on an
+///   inverted copy, and when neither engine found anything, on a copy turned by 45° (ZBar reads
+///   1-D codes only along rows and columns). Its extra passes run on a copy of at most
+///   ``secondaryPassMaximumSide`` pixels.
+///
+/// Both engines keep no state between images: an image's observations depend only on its pixels
+/// and the options, whatever `--jobs`, the input order or the images before it.
 public struct BarcodeRequest: ImageRequest {
     public static let kind = ObservationKind.barcodes
     public static let kindAliases = ["barcode"]
 
-    /// The symbologies to decode (Vision's `symbologies`).
+    /// The symbologies to report (Vision's `symbologies`).
     public var symbologies: [BarcodeSymbology]
-    /// Also scan the inverted image (light-on-dark codes).
+    /// Also scan the inverted image with ZBar (light-on-dark codes; zxing-cpp always tries).
     public var tryInverted: Bool
-    /// Also scan a 45°-rotated copy when nothing was found upright.
+    /// Also scan a 45°-rotated copy with ZBar when nothing was found upright.
     public var tryRotated: Bool
 
     public init() { self.init(symbologies: BarcodeSymbology.all) }
@@ -28,8 +34,8 @@ public struct BarcodeRequest: ImageRequest {
     /// side: codes that are only found there are large, and a 45°-rotated canvas of a 12 MP scan
     /// would be 24 MP. Coordinates are mapped back exactly.
     public static let secondaryPassMaximumSide = 1000
-    /// Images larger than this (1.5 MP) are scanned on every other row and column: codes in
-    /// them span enough lines that halving the scan loses none (checked on the corpus against
+    /// Images larger than this (1.5 MP) are scanned by ZBar on every other row and column: codes
+    /// in them span enough lines that halving the scan loses none (checked on the corpus against
     /// zbarimg), and the scan costs half.
     public static let denseScanMaximumPixels = 1_500_000
 
@@ -37,29 +43,35 @@ public struct BarcodeRequest: ImageRequest {
     public static let secondaryPassDensity = 2
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
-        let scanner = try engines.barcodeScanner(for: symbologies)
+        let wanted = Set(symbologies)
+        let families = Array(Set(symbologies.map(\.family))).sorted()
         let gray = try image.gray()
-        let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
-        var found = try scanner.scan(gray, inverted: false, density: primaryDensity)
-        guard tryInverted || tryRotated else { return found.sortedForOutput() }
+        let zxing = try engines.zxingReader(for: families).read(gray)
 
-        let (small, scale) = try Self.limited(gray, maximumSide: Self.secondaryPassMaximumSide)
-        let toImage = [1 / scale, 0, 0, 0, 1 / scale, 0]
-        if tryInverted {
-            found.merge(try scanner.scan(try small.inverted(), inverted: true, density: Self.secondaryPassDensity).mapped(through: toImage))
+        let zbarFamilies = families.filter { !ZBarScanner.types(of: $0).isEmpty }
+        var zbar: [BarcodeReading] = []
+        if !zbarFamilies.isEmpty {
+            let scanner = try engines.barcodeScanner(for: zbarFamilies)
+            let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
+            zbar = try scanner.scan(gray, pass: .primary, density: primaryDensity)
+            if tryInverted || tryRotated {
+                let (small, scale) = try Self.limited(gray, maximumSide: Self.secondaryPassMaximumSide)
+                let toImage = [1 / scale, 0, 0, 0, 1 / scale, 0]
+                if tryInverted {
+                    zbar += try scanner.scan(try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity).map { $0.mapped(through: toImage) }
+                }
+                // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
+                let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
+                if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty {
+                    let linearScanner = try engines.barcodeScanner(for: linear)
+                    let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
+                    zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
+                        .map { $0.mapped(through: Self.compose(toImage, inverse)) }
+                }
+            }
         }
-        // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
-        let linear = symbologies.filter { !Self.twoDimensional.contains($0) }
-        if found.isEmpty && tryRotated && !linear.isEmpty {
-            let linearScanner = try engines.barcodeScanner(for: linear)
-            let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
-            found.merge(try linearScanner.scan(rotated, inverted: false, density: Self.secondaryPassDensity).mapped(through: Self.compose(toImage, inverse)))
-        }
-        return found.sortedForOutput()
+        return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)
     }
-
-    /// Symbologies whose decoders already handle any rotation.
-    static let twoDimensional: Set<BarcodeSymbology> = [.qr, .sqcode, .pdf417]
 
     /// The image itself when it is small enough, else a copy scaled to `maximumSide`, with the scale.
     static func limited(_ gray: OpenCVMat, maximumSide: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
@@ -78,27 +90,6 @@ public struct BarcodeRequest: ImageRequest {
 }
 
 extension [BarcodeObservation] {
-    /// Adds the symbols of another pass, dropping ones already found (same symbology and payload
-    /// at an overlapping place).
-    mutating func merge(_ others: [BarcodeObservation]) {
-        for candidate in others {
-            let duplicate = contains { existing in
-                existing.symbology == candidate.symbology && existing.payloadBase64 == candidate.payloadBase64
-                    && (existing.boundingBox.intersectionOverUnion(candidate.boundingBox) > 0.1
-                        || existing.boundingBox.area == 0 || candidate.boundingBox.area == 0)
-            }
-            if !duplicate { append(candidate) }
-        }
-    }
-
-    /// Maps every corner through a 2×3 affine matrix (row-major), e.g. from a rotated copy back to the image.
-    func mapped(through affine: [Double]) -> [BarcodeObservation] {
-        map { o in
-            let corners = o.corners.map { $0.applying(affine) }
-            return BarcodeObservation(symbology: o.symbology, payloadBytes: o.payloadBytes, corners: corners, inverted: o.inverted, quality: o.quality)
-        }
-    }
-
     /// Reading order (top to bottom, then left to right), then payload: stable whatever the scan order.
     func sortedForOutput() -> [BarcodeObservation] {
         sorted { a, b in

@@ -9,15 +9,16 @@ extension Shard: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
-/// `--symbologies qr,ean13,…`: a comma-separated list of symbology names (common spellings accepted).
+/// `--symbologies qr,ean13,…`: a comma-separated list of symbology names (Vision's names, common
+/// spellings and the names of analyze 0.2 accepted; see `BarcodeSymbology.named`).
 struct SymbologyList: ExpressibleByArgument {
     let symbologies: [BarcodeSymbology]
 
     init?(argument: String) {
         var list: [BarcodeSymbology] = []
         for name in argument.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let symbology = BarcodeSymbology(name: name) else { return nil }
-            if !list.contains(symbology) { list.append(symbology) }
+            guard let symbologies = BarcodeSymbology.named(name) else { return nil }
+            for symbology in symbologies where !list.contains(symbology) { list.append(symbology) }
         }
         guard !list.isEmpty else { return nil }
         symbologies = list

@@ -1,0 +1,161 @@
+/// Fuses two engines' readings into one observation per symbol.
+///
+/// - Readings of one family at one place are one symbol. When zxing-cpp and ZBar agree on it
+///   (same bytes, or same text), the observation lists both engines and has confidence 1.
+/// - When they disagree, the symbology's structure settles it (check digits, GS1 element strings);
+///   when both pass, zxing-cpp's reading is kept (on ZXing's public test suite it reported fewer
+///   wrong values than ZBar). Both are never reported.
+/// - A reading only one engine made is reported when it passes its structure check; ZBar's
+///   readings from its extra passes (inverted, turned by 45°) only when their symbology checks
+///   itself (error correction or a mandatory check digit): zxing-cpp tries inversion and rotation
+///   itself, so a Code 39, Codabar or plain I2/5 that only ZBar's extra pass saw is not trusted.
+/// - A ZBar 1-D reading must span, along its scan lines, at least 80% of the symbology's fewest
+///   modules in pixels (a UPC-E read from 8 pixels of a photo's column is not one).
+/// - EAN-2/EAN-5 add-ons are never symbols of their own: ZBar's are appended to the EAN/UPC symbol
+///   they sit beside (after a space, as zxing-cpp writes them) and dropped when there is none.
+enum BarcodeFusion {
+    /// Confidence of a symbol both engines read alike.
+    static let agreedConfidence = 1.0
+    /// Confidence of a symbol one engine read, whose symbology checks itself.
+    static let checkedConfidence = 0.9
+    /// Confidence of a symbol one engine read, whose symbology has no mandatory check.
+    static let uncheckedConfidence = 0.7
+    /// Confidence of a symbol the engines read differently, settled by structure.
+    static let settledConfidence = 0.6
+
+    static func fuse(zxing: [BarcodeReading], zbar: [BarcodeReading], wanted: Set<BarcodeSymbology>) -> [BarcodeObservation] {
+        let zxingReadings = collapsingAddOnDuplicates(zxing.map { $0.canonical() }).filter { wanted.contains($0.symbology) }
+        let zbarReadings = attachingAddOns(zbar).map { $0.canonical() }.filter { wanted.contains($0.symbology) }
+        var unmatchedZBar = Array(zbarReadings.indices)
+        var observations: [BarcodeObservation] = []
+        for reading in zxingReadings.sorted(by: orderedForMatching) {
+            let candidates = unmatchedZBar.filter { samePlace(reading, zbarReadings[$0]) }
+            let partnerIndex = candidates.first { agree(reading, zbarReadings[$0]) }
+                ?? candidates.min { centreDistance(reading, zbarReadings[$0]) < centreDistance(reading, zbarReadings[$1]) }
+            guard let partnerIndex else {
+                if BarcodeValidation.isValid(reading) { observations.append(observation(reading, engines: [.zxing])) }
+                continue
+            }
+            unmatchedZBar.removeAll { $0 == partnerIndex }
+            let partner = zbarReadings[partnerIndex]
+            if agree(reading, partner) {
+                // The fuller reading (an EAN/UPC add-on one engine missed) is the one reported.
+                let (kept, other) = partner.bytes.count > reading.bytes.count ? (partner, reading) : (reading, partner)
+                observations.append(observation(kept, geometry: other, engines: [.zbar, .zxing], confidence: agreedConfidence))
+                continue
+            }
+            // Disagreement: structure first, then zxing-cpp.
+            let zxingValid = BarcodeValidation.isValid(reading), zbarValid = BarcodeValidation.isValid(partner) && trusted(partner)
+            if zxingValid || !zbarValid {
+                if zxingValid { observations.append(observation(reading, engines: [.zxing], confidence: settledConfidence)) }
+            } else {
+                observations.append(observation(partner, engines: [.zbar], confidence: settledConfidence))
+            }
+        }
+        for index in unmatchedZBar {
+            let reading = zbarReadings[index]
+            guard BarcodeValidation.isValid(reading), trusted(reading) else { continue }
+            let duplicate = observations.contains { $0.symbology.family == reading.symbology.family && $0.payloadBytes == reading.bytes
+                && overlaps($0.boundingBox, reading.boundingBox) }
+            if !duplicate { observations.append(observation(reading, engines: [.zbar])) }
+        }
+        return observations.sortedForOutput()
+    }
+
+    /// ZBar's extra-pass readings count only for self-checking symbologies.
+    private static func trusted(_ reading: BarcodeReading) -> Bool {
+        guard reading.engine == .zbar else { return true }
+        return BarcodeValidation.hasPlausibleExtent(reading) && (reading.pass == .primary || reading.symbology.isSelfChecking)
+    }
+
+    private static func observation(_ reading: BarcodeReading, geometry partner: BarcodeReading? = nil,
+                                    engines: [BarcodeReading.Engine], confidence: Double? = nil) -> BarcodeObservation {
+        // 2-D codes: zxing-cpp's four corners are exact. 1-D codes: the larger outline (zxing-cpp
+        // gives the scan line it read, ZBar the extent of its agreeing scan lines).
+        var corners = reading.corners
+        if let partner, !reading.symbology.isTwoDimensional, partner.boundingBox.area > reading.boundingBox.area {
+            corners = partner.corners
+        }
+        let text = reading.text ?? BarcodePayloadText.decode(reading.bytes)
+        let confidence = confidence ?? (reading.symbology.isSelfChecking ? checkedConfidence : uncheckedConfidence)
+        let quality = reading.engine == .zbar ? reading.quality : partner?.quality ?? 0
+        return BarcodeObservation(symbology: reading.symbology, payloadBytes: reading.bytes, payload: text, corners: corners,
+                                  inverted: reading.inverted, quality: quality, engines: engines.map(\.rawValue), confidence: confidence)
+    }
+
+    /// zxing-cpp reports an EAN/UPC with an add-on twice (with and without it): the longer stays.
+    static func collapsingAddOnDuplicates(_ readings: [BarcodeReading]) -> [BarcodeReading] {
+        readings.filter { reading in
+            !reading.bytes.contains(0x20) && readings.contains { other in
+                other.symbology == reading.symbology && other.bytes.contains(0x20) && other.mainBytes == reading.bytes
+                    && overlaps(other.boundingBox, reading.boundingBox)
+            } ? false : true
+        }
+    }
+
+    /// Same payload: equal bytes, or equal text once decoded (character sets, ECI). For EAN/UPC
+    /// the main symbols are compared (one engine may have missed the add-on).
+    static func agree(_ a: BarcodeReading, _ b: BarcodeReading) -> Bool {
+        guard a.symbology.family == b.symbology.family else { return false }
+        if a.bytes == b.bytes && a.symbology == b.symbology { return true }
+        if a.symbology.family == .eanUPC { return a.symbology == b.symbology && a.mainBytes == b.mainBytes }
+        let textA = a.text ?? BarcodePayloadText.decode(a.bytes), textB = b.text ?? BarcodePayloadText.decode(b.bytes)
+        return a.symbology == b.symbology && textA == textB
+    }
+
+    /// One family, and one outline's centre inside the other's outline grown by a margin (1-D
+    /// outlines can be a single scan line).
+    static func samePlace(_ a: BarcodeReading, _ b: BarcodeReading) -> Bool {
+        a.symbology.family == b.symbology.family && overlaps(a.boundingBox, b.boundingBox)
+    }
+
+    static func overlaps(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
+        func contains(_ box: BoundingBox, _ point: PixelPoint) -> Bool {
+            let margin = 4 + 0.1 * max(box.width, box.height)
+            return point.x >= box.x - margin && point.x <= box.x + box.width + margin
+                && point.y >= box.y - margin && point.y <= box.y + box.height + margin
+        }
+        return contains(a, b.center) || contains(b, a.center)
+    }
+
+    private static func centreDistance(_ a: BarcodeReading, _ b: BarcodeReading) -> Double {
+        let p = a.boundingBox.center, q = b.boundingBox.center
+        return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+    }
+
+    private static func orderedForMatching(_ a: BarcodeReading, _ b: BarcodeReading) -> Bool {
+        let p = a.boundingBox, q = b.boundingBox
+        if p.y != q.y { return p.y < q.y }
+        if p.x != q.x { return p.x < q.x }
+        if a.symbology != b.symbology { return a.symbology < b.symbology }
+        return a.bytes.lexicographicallyPrecedes(b.bytes)
+    }
+
+    /// ZBar reports EAN-2/EAN-5 add-ons as symbols of their own: each is appended to the EAN/UPC
+    /// symbol it sits beside (to its right, within its height), or dropped.
+    static func attachingAddOns(_ readings: [BarcodeReading]) -> [BarcodeReading] {
+        let isAddOn: (BarcodeReading) -> Bool = { $0.symbology == .ean2AddOn || $0.symbology == .ean5AddOn }
+        var mains = readings.filter { !isAddOn($0) }
+        for addOn in readings.filter(isAddOn) {
+            let box = addOn.boundingBox
+            let host = mains.indices.filter { index in
+                let main = mains[index]
+                guard main.symbology.family == .eanUPC, !main.bytes.contains(0x20) else { return false }
+                let mainBox = main.boundingBox
+                let slack = max(8, mainBox.height * 0.5)
+                return box.center.y >= mainBox.y - slack && box.center.y <= mainBox.y + mainBox.height + slack
+                    && box.x >= mainBox.x + mainBox.width * 0.5 && box.x <= mainBox.x + mainBox.width * 1.6 + slack
+            }.min { abs(mains[$0].boundingBox.center.y - box.center.y) < abs(mains[$1].boundingBox.center.y - box.center.y) }
+            guard let host else { continue }
+            mains[host].bytes += [0x20] + addOn.bytes
+            mains[host].corners = BoundingBox(enclosing: mains[host].corners + addOn.corners).corners
+        }
+        return mains
+    }
+}
+
+extension BarcodeSymbology {
+    /// ZBar's EAN-2/EAN-5 add-ons before they are attached to their main symbol; never reported.
+    static let ean2AddOn = BarcodeSymbology(rawValue: "ean2")
+    static let ean5AddOn = BarcodeSymbology(rawValue: "ean5")
+}
