@@ -9,7 +9,7 @@ import Testing
 @Suite("Deterministic output")
 struct DeterminismTests {
     static func sources() -> [ImageSource] {
-        let folders = ["barcodes", "samples", "rects", "orientation"].map(Fixture.path)
+        let folders = ["barcodes", "symbologies", "samples", "rects", "orientation"].map(Fixture.path)
         let photos = OpenCVSample.folder.path
         return InputCollector.collect(folders + (FileManager.default.fileExists(atPath: photos) ? [photos] : []))
     }

@@ -24,7 +24,7 @@ enum BarcodeFusion {
     static let settledConfidence = 0.6
 
     static func fuse(zxing: [BarcodeReading], zbar: [BarcodeReading], wanted: Set<BarcodeSymbology>) -> [BarcodeObservation] {
-        let zxingReadings = collapsingAddOnDuplicates(zxing.map { $0.canonical() }).filter { wanted.contains($0.symbology) }
+        let zxingReadings = collapsingDuplicates(zxing.map { $0.canonical() }).filter { wanted.contains($0.symbology) }
         let zbarReadings = attachingAddOns(zbar).map { $0.canonical() }.filter { wanted.contains($0.symbology) }
         var unmatchedZBar = Array(zbarReadings.indices)
         var observations: [BarcodeObservation] = []
@@ -83,14 +83,21 @@ enum BarcodeFusion {
                                   inverted: reading.inverted, quality: quality, engines: engines.map(\.rawValue), confidence: confidence)
     }
 
-    /// zxing-cpp reports an EAN/UPC with an add-on twice (with and without it): the longer stays.
-    static func collapsingAddOnDuplicates(_ readings: [BarcodeReading]) -> [BarcodeReading] {
-        readings.filter { reading in
-            !reading.bytes.contains(0x20) && readings.contains { other in
-                other.symbology == reading.symbology && other.bytes.contains(0x20) && other.mainBytes == reading.bytes
-                    && overlaps(other.boundingBox, reading.boundingBox)
-            } ? false : true
+    /// zxing-cpp can report one symbol twice: an EAN/UPC with and without its add-on (the longer
+    /// stays), a stacked symbol read in both directions (the first in reading order stays).
+    static func collapsingDuplicates(_ readings: [BarcodeReading]) -> [BarcodeReading] {
+        var kept: [BarcodeReading] = []
+        for reading in readings.sorted(by: orderedForMatching) {
+            if let index = kept.firstIndex(where: { other in
+                other.symbology == reading.symbology && overlaps(other.boundingBox, reading.boundingBox)
+                    && (other.bytes == reading.bytes || (reading.symbology.family == .eanUPC && other.mainBytes == reading.mainBytes))
+            }) {
+                if reading.bytes.count > kept[index].bytes.count { kept[index] = reading }
+            } else {
+                kept.append(reading)
+            }
         }
+        return kept
     }
 
     /// Same payload: equal bytes, or equal text once decoded (character sets, ECI). For EAN/UPC
