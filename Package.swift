@@ -21,7 +21,7 @@ let package = Package(
         .target(
             name: "COpenCVShim",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
-            linkerSettings: (openCVLibraries + ["png"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVLibraries + ["png", "jpeg"]).map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(

@@ -1,4 +1,4 @@
-// Decoding, orientation and pixel transforms.
+// Orientation and pixel transforms (decoding is in aocv_decode.cpp).
 #include "aocv_internal.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -10,60 +10,6 @@
 
 extern "C" void aocv_set_num_threads(int threads) {
     try { cv::setNumThreads(threads); } catch (...) {}
-}
-
-/// Converts any decoded Mat to 8-bit: gray stays one channel (a scan costs a third of the memory),
-/// colour becomes BGR, and alpha is composited over white.
-static cv::Mat toBGR8(const cv::Mat &src) {
-    cv::Mat m = src;
-    if (m.depth() != CV_8U) {
-        double scale = 1.0;
-        switch (m.depth()) {
-        case CV_16U: scale = 1.0 / 257.0; break;
-        case CV_16S: scale = 1.0 / 128.0; break;
-        case CV_32F: case CV_64F: scale = 255.0; break;
-        default: break;
-        }
-        m.convertTo(m, CV_8U, scale);
-    }
-    cv::Mat out;
-    switch (m.channels()) {
-    case 1: out = m; break;
-    case 2: { // gray + alpha
-        out.create(m.rows, m.cols, CV_8UC1);
-        for (int y = 0; y < m.rows; ++y) {
-            const uint8_t *s = m.ptr<uint8_t>(y);
-            uint8_t *d = out.ptr<uint8_t>(y);
-            for (int x = 0; x < m.cols; ++x, s += 2) d[x] = (uint8_t)((s[0] * s[1] + 255 * (255 - s[1]) + 127) / 255);
-        }
-        break;
-    }
-    case 3: out = m; break;
-    case 4: {
-        out.create(m.rows, m.cols, CV_8UC3);
-        for (int y = 0; y < m.rows; ++y) {
-            const uint8_t *s = m.ptr<uint8_t>(y);
-            uint8_t *d = out.ptr<uint8_t>(y);
-            for (int x = 0; x < m.cols; ++x, s += 4, d += 3) {
-                const int a = s[3];
-                for (int c = 0; c < 3; ++c) d[c] = (uint8_t)((s[c] * a + 255 * (255 - a) + 127) / 255);
-            }
-        }
-        break;
-    }
-    default: throw std::runtime_error("unsupported channel count");
-    }
-    return out;
-}
-
-extern "C" aocv_mat *aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status) {
-    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
-        if (length == 0) throw std::runtime_error("empty file");
-        const cv::Mat buffer(1, (int)std::min<size_t>(length, (size_t)INT32_MAX), CV_8UC1, (void *)bytes);
-        cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
-        if (decoded.empty()) throw std::runtime_error("not a decodable image (unknown format, truncated or corrupt)");
-        return aocv_wrap(toBGR8(decoded));
-    });
 }
 
 extern "C" aocv_mat *aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status) {

@@ -61,7 +61,7 @@ struct CommandLineTests {
         #expect(files.sorted() == ["index.html", "qr-hello.json", "qr-hello.png", "qr-hello.svg", "summary.json"])
     }
 
-    @Test(arguments: [["--symbologies", "aztec", "x.png"], ["--jobs", "0", "x.png"], [], ["--no-such-flag", "x.png"]])
+    @Test(arguments: [["--symbologies", "telepen", "x.png"], ["--jobs", "0", "x.png"], [], ["--no-such-flag", "x.png"]])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)

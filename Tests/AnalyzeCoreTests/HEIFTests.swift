@@ -43,7 +43,7 @@ struct HEIFTests {
     }
 
     static func upright() throws -> OpenCVMat {
-        try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("orientation/upright.png")))))
+        try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("orientation/upright.png"))))).0
     }
 
     /// Stored sideways (as a phone's sensor saw it) with the container saying "rotate 90° clockwise":
@@ -64,7 +64,7 @@ struct HEIFTests {
     @Test func heicFilesAreFoundInFoldersAndAnalysedFromTheCommandLine() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png")))))
+        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))).0
         try Data(try Self.heic(label, orientation: heif_orientation_normal)).write(to: folder.appendingPathComponent("IMG_0001.HEIC"))
         let result = try CommandLineTests().run([folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result.stderr)")

@@ -159,7 +159,7 @@ struct RequestFailureTests {
 
     /// Tesseract refuses a side over 32767 px: such a page is read scaled, and keeps its barcode.
     @Test func aPage33000PixelsTallKeepsItsBarcodeAndItsText() throws {
-        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png")))))
+        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))).0
         let tall = try label.resized(width: 640, height: 33_000).pngData()
         let source = ImageSource(path: "tall.png", outputName: "tall")
         let analysis = try ImageRequestHandler(source: source).perform(RequestSet([BarcodeRequest(), TextRequest()]), engines: WorkerEngines(), bytes: tall).analysis

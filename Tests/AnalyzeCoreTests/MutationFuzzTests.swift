@@ -18,7 +18,7 @@ struct MutationFuzzTests {
     static func seeds() throws -> [(name: String, bytes: [UInt8])] {
         let files = ["orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg", "barcodes/qr-hello.png",
                      "barcodes/ean13.png", "rects/quad-1.png"]
-        let qr = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png")))))
+        let qr = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))).0
         return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) }
             + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80))]
     }

@@ -28,11 +28,39 @@ final class OpenCVMat: @unchecked Sendable {
         }
     }
 
-    /// Decodes image bytes without applying EXIF orientation (`aocv_decode`).
-    static func decode(_ bytes: [UInt8]) throws(AnalysisError) -> OpenCVMat {
+    /// Decodes image bytes without applying EXIF orientation (`aocv_decode_reporting`): JPEG and
+    /// PNG through libjpeg/libpng directly, whose warnings are returned instead of being printed on
+    /// stderr. `reduction` 2, 4 or 8 decodes a JPEG at that fraction of its size.
+    static func decode(_ bytes: [UInt8], reduction: Int = 1) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { throw AnalysisError(.emptyFile, "the file is empty") }
+            var text = [CChar](repeating: 0, count: 4096)
+            let mat = try text.withUnsafeMutableBufferPointer { (out) throws(AnalysisError) -> OpenCVMat in
+                try make(.undecodable) { aocv_decode_reporting(base, buffer.count, Int32(reduction), out.baseAddress, out.count, $0) }
+            }
+            let length = text.firstIndex(of: 0) ?? text.count
+            let joined = String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (mat, joined.split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// Decodes through `cv::imdecode` alone (`aocv_decode`): the reference that `decode`'s direct
+    /// libjpeg/libpng readers are checked against, pixel for pixel.
+    static func decodeThroughOpenCV(_ bytes: [UInt8]) throws(AnalysisError) -> OpenCVMat {
         try bytes.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { throw AnalysisError(.emptyFile, "the file is empty") }
             return try make(.undecodable) { aocv_decode(base, buffer.count, $0) }
+        }
+    }
+
+    /// The pixels, row by row without padding.
+    var packedPixels: [UInt8] {
+        withPixels { pixels, stride in
+            var out: [UInt8] = []
+            let rowBytes = width * channels
+            out.reserveCapacity(rowBytes * height)
+            for y in 0 ..< height { out.append(contentsOf: UnsafeBufferPointer(start: pixels + y * stride, count: rowBytes)) }
+            return out
         }
     }
 

@@ -52,7 +52,7 @@ public struct ImageRequestHandler {
                 try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
-                                         width: image.width, height: image.height, warnings: warnings)
+                                         width: image.width, height: image.height, warnings: warnings + image.decodeWarnings)
             // A request that fails is recorded and the others still run: a page too tall for
             // Tesseract keeps its barcodes.
             for request in requests.requests {

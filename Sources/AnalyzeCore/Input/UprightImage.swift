@@ -12,6 +12,9 @@ public final class UprightImage {
 
     /// The orientation that was applied.
     public let orientation: ImageOrientation
+    /// What the decoder warned about (libjpeg's "Corrupt JPEG data…", libpng's chunk warnings),
+    /// in the decoder's order: they go into the image's JSON `warnings`, never to stderr.
+    public private(set) var decodeWarnings: [String] = []
     public var width: Int { pixels.width }
     public var height: Int { pixels.height }
 
@@ -20,7 +23,8 @@ public final class UprightImage {
         self.orientation = orientation
     }
 
-    /// Decodes encoded bytes (`cv::imdecode` without OpenCV's own auto-rotation) and applies
+    /// Decodes encoded bytes (libjpeg/libpng as OpenCV sets them up, else `cv::imdecode`; never
+    /// OpenCV's own auto-rotation) and applies
     /// `orientation`. Refuses images whose header claims more than `maximumPixels`.
     public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int) throws(AnalysisError) {
         if bytes.isEmpty { throw AnalysisError(.emptyFile, "the file is empty") }
@@ -44,12 +48,13 @@ public final class UprightImage {
         if ImageHeader.isTruncatedJPEG(bytes) {
             throw AnalysisError(.undecodable, "truncated JPEG: no end-of-image marker after the last scan")
         }
-        let stored = try OpenCVMat.decode(bytes)
+        let (stored, warnings) = try OpenCVMat.decode(bytes)
         guard stored.width * stored.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)")
         }
         let upright = orientation == .up ? stored : try stored.oriented(orientation)
         self.init(pixels: upright, orientation: orientation)
+        decodeWarnings = warnings
     }
 
     /// The shared 8-bit grayscale of the upright image: the pixels themselves for a gray source,

@@ -34,6 +34,15 @@ void aocv_set_num_threads(int threads);
 /// composited on white.
 aocv_mat *_Nullable aocv_decode(const uint8_t *bytes, size_t length, aocv_status *status);
 
+/// Decodes like aocv_decode, but reads JPEG and PNG with libjpeg and libpng directly (set up as
+/// OpenCV's decoders set them up: the same pixels), so that nothing reaches stderr: those libraries'
+/// warnings ("JPEG: Corrupt JPEG data: …", "PNG: iCCP: known incorrect sRGB profile") are written
+/// to `warnings` (one per line, NUL-terminated, cut at `capacity`) and their errors become the
+/// status message. `reduction` 2, 4 or 8 decodes a JPEG at 1/reduction of its size (libjpeg's DCT
+/// scaling; the matrix's size tells what was done); 1 or any other value decodes at full size.
+aocv_mat *_Nullable aocv_decode_reporting(const uint8_t *bytes, size_t length, int reduction, char *_Nullable warnings,
+                                          size_t capacity, aocv_status *status);
+
 /// Copies interleaved 8-bit RGB pixels (rows `stride` bytes apart, e.g. from libheif) into a new BGR matrix.
 aocv_mat *_Nullable aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status);
 

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// JPEG and PNG are decoded with libjpeg/libpng directly, set up as OpenCV 4.6 sets them up, so
+/// that their warnings become the image's warnings instead of lines on stderr.
+@Suite("Decoding")
+struct DecoderTests {
+    /// Every JPEG and PNG the tests have: the fixtures and the Debian photos, and the folders in
+    /// `$ANALYZE_DECODER_CHECK` (colon-separated: to check other collections, e.g. ../shared).
+    static func images() -> [String] {
+        let extra = ProcessInfo.processInfo.environment["ANALYZE_DECODER_CHECK"].map { $0.split(separator: ":").map(String.init) } ?? []
+        let folders = ["samples", "barcodes", "symbologies", "rects", "orientation", "text"].map(Fixture.path)
+            + [DebianPhoto.folder.path, OpenCVSample.folder.path] + extra
+        return InputCollector.collect(folders).map(\.path).filter { path in
+            let lower = path.lowercased()
+            return lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
+        }
+    }
+
+    @Test func givesExactlyOpenCVsPixels() throws {
+        let paths = Self.images()
+        #expect(paths.count > 40)
+        for path in paths {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let (direct, _) = try OpenCVMat.decode(bytes)
+            let reference = try OpenCVMat.decodeThroughOpenCV(bytes)
+            #expect(direct.width == reference.width && direct.height == reference.height && direct.channels == reference.channels, "\(path)")
+            #expect(direct.packedPixels == reference.packedPixels, "\(path)")
+        }
+    }
+
+    @Test func aPNGsChunkWarningIsTheImagesWarningNotALineOnStderr() throws {
+        // A PNG with an iCCP chunk whose profile is the known-incorrect sRGB one: libpng warns.
+        // Built by hand from a real fixture: its IHDR, then an iCCP chunk with a bad profile, then the rest.
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
+        let badICC = Self.chunk("iCCP", Array("bad\0\0".utf8) + Self.zlibStored(Array(repeating: 0, count: 132)))
+        let patched = Array(png[..<33]) + badICC + Array(png[33...])
+        let (mat, warnings) = try OpenCVMat.decode(patched)
+        #expect(mat.width == 264)
+        #expect(warnings.contains { $0.hasPrefix("PNG: iCCP") }, "\(warnings)")
+        let analysis = try ImageRequestHandler(source: ImageSource(path: Fixture.path("barcodes/qr-hello.png"), outputName: "x"))
+            .perform(RequestSet([BarcodeRequest()]), engines: WorkerEngines(), bytes: patched).analysis
+        #expect(analysis.warnings.contains { $0.hasPrefix("PNG: iCCP") })
+        #expect(analysis.barcodes?.first?.payload == "Hello, analyze!")
+    }
+
+    @Test func aCorruptJPEGsWarningIsTheImagesWarning() throws {
+        // Garbage bytes before the end-of-image marker: libjpeg's "Corrupt JPEG data: N extraneous bytes".
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        let end = try #require((0 ..< jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
+        jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: end)
+        let (_, warnings) = try OpenCVMat.decode(jpeg)
+        #expect(warnings.contains { $0.hasPrefix("JPEG: Corrupt JPEG data") }, "\(warnings)")
+    }
+
+    @Test func aBrokenPNGsErrorSaysWhatLibpngSaid() throws {
+        var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
+        png[45] ^= 0xFF // inside the first IDAT: its CRC no longer matches
+        #expect {
+            _ = try OpenCVMat.decode(png)
+        } throws: { error in
+            (error as? AnalysisError)?.message.hasPrefix("PNG: ") == true
+        }
+    }
+
+    @Test func decodesAJPEGAtAQuarterOfItsSize() throws {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        let (full, _) = try OpenCVMat.decode(jpeg)
+        let (quarter, _) = try OpenCVMat.decode(jpeg, reduction: 4)
+        #expect(quarter.width == (full.width + 3) / 4)
+        #expect(quarter.height == (full.height + 3) / 4)
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        let length = UInt32(data.count)
+        let crc = CRC32.of(typeBytes + data)
+        return withUnsafeBytes(of: length.bigEndian, Array.init) + typeBytes + data + withUnsafeBytes(of: crc.bigEndian, Array.init)
+    }
+
+    /// A zlib stream with one stored (uncompressed) block.
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        let n = UInt16(data.count)
+        var adlerA: UInt32 = 1, adlerB: UInt32 = 0
+        for byte in data { adlerA = (adlerA + UInt32(byte)) % 65521; adlerB = (adlerB + adlerA) % 65521 }
+        let adler = (adlerB << 16) | adlerA
+        return [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + data
+            + withUnsafeBytes(of: adler.bigEndian, Array.init)
+    }
+}
+
+enum CRC32 {
+    static func of(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0 ..< 8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
