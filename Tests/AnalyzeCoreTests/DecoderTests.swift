@@ -45,6 +45,32 @@ struct DecoderTests {
         #expect(analysis.barcodes?.first?.payload == "Hello, analyze!")
     }
 
+    @Test func theCommandPrintsNoLibraryNoise() throws {
+        // The skimage photos carry an iCCP profile libpng warns about; a JPEG with garbage before
+        // its end marker makes libjpeg warn; a broken PNG makes libpng fail. None of it reaches stderr.
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        let end = try #require((0 ..< jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
+        jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: end)
+        try Data(jpeg).write(to: folder.appendingPathComponent("corrupt.jpg"))
+        var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
+        png[45] ^= 0xFF
+        try Data(png).write(to: folder.appendingPathComponent("broken.png"))
+        let astronaut = DebianPhoto.folder.appendingPathComponent("astronaut.png").path
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandLineTests().run([folder.path, astronaut, "--barcodes", "-o", out.path, "--jobs", "2"])
+        #expect(result.status == 1) // the broken PNG fails; the batch goes on
+        for line in result.stderr.split(separator: "\n") {
+            #expect(line.hasPrefix("ok ") || line.hasPrefix("FAIL ") || line.hasPrefix("analyze: "), "\(line)")
+        }
+        #expect(result.stderr.contains("broken.png: PNG: "))
+        let corrupt = try String(contentsOf: out.appendingPathComponent("corrupt.json"), encoding: .utf8)
+        #expect(corrupt.contains("JPEG: Corrupt JPEG data"))
+        let photo = try String(contentsOf: out.appendingPathComponent("astronaut.json"), encoding: .utf8)
+        #expect(photo.contains("PNG: iCCP: known incorrect sRGB profile"))
+    }
+
     @Test func aCorruptJPEGsWarningIsTheImagesWarning() throws {
         // Garbage bytes before the end-of-image marker: libjpeg's "Corrupt JPEG data: N extraneous bytes".
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
