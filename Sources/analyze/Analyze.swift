@@ -1,6 +1,7 @@
 import AnalyzeCore
 import ArgumentParser
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,8 +59,31 @@ struct VersionCommand: ParsableCommand {
 /// errors, and SIGPIPE is ignored from the start). Output to a stream that failed is dropped; the
 /// run, its files and its exit status are unaffected.
 enum Terminal {
+    /// Whether a progress bar is on stderr's current line (cleared before any line is printed).
+    private static let barVisible = Atomic<Bool>(false)
+
     static func printError(_ line: String) {
-        write(Array((line + "\n").utf8), to: STDERR_FILENO)
+        let clear = barVisible.exchange(false, ordering: .relaxed) ? "\r\u{1B}[K" : ""
+        write(Array((clear + line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Redraws the progress bar on stderr's current line.
+    static func drawBar(_ text: String) {
+        write(Array(("\r" + text + "\u{1B}[K").utf8), to: STDERR_FILENO)
+        barVisible.store(true, ordering: .relaxed)
+    }
+
+    /// Removes the progress bar, if one is shown.
+    static func clearBar() {
+        if barVisible.exchange(false, ordering: .relaxed) { write(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
+    }
+
+    /// The terminal's width in columns (stderr's, then `$COLUMNS`, then 80).
+    static func columns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+        return 80
     }
 
     /// Writes all of `bytes`; false when the stream failed (closed pipe, full disk).

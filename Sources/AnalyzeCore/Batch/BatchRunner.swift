@@ -47,11 +47,14 @@ public struct BatchRunner: Sendable {
             /// Only when not the defaults, so hashes recorded before these options existed still match.
             let annotatedFormat: String?
             let annotatedMaximumSide: Int?
+            let hocr: Bool?
+            let coordinates: String?
         }
         let layout = output?.layout
         let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
                           annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
-                          annotatedMaximumSide: layout?.annotatedMaximumSide)
+                          annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil,
+                          coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue })
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
@@ -142,7 +145,7 @@ public struct BatchRunner: Sendable {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
               let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
               previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
-        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0).map { output.url(of: $0, for: source).path }
+        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0, hasText: previous.text != nil).map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }
 
@@ -153,7 +156,7 @@ public struct BatchRunner: Sendable {
                timings: inout StageTimings) throws(AnalysisError) {
         var files: [(URL, [UInt8])] = []
         let rectangles = analysis.rectangles ?? []
-        for file in output.layout.files(rectangles: rectangles.count) {
+        for file in output.layout.files(rectangles: rectangles.count, hasText: analysis.text != nil) {
             let bytes: [UInt8]
             switch file {
             case .overlay:
@@ -170,8 +173,12 @@ public struct BatchRunner: Sendable {
                     try AnnotatedImageRenderer.encode(image, analysis: analysis, format: format, maximumSide: output.layout.annotatedMaximumSide,
                                                       drawingOnTheImage: true)
                 }
+            case .hocr:
+                bytes = timings.measure("render.hocr") { Array(HOCRRenderer.hocr(for: analysis).utf8) }
             case .json:
-                bytes = try timings.measure("render.json") { () throws(AnalysisError) in try JSONRenderer.encode(analysis) }
+                bytes = try timings.measure("render.json") { () throws(AnalysisError) in
+                    try JSONRenderer.encode(analysis, coordinates: output.layout.coordinates)
+                }
             }
             files.append((output.url(of: file, for: source), bytes))
         }

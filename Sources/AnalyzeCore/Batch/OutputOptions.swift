@@ -36,6 +36,20 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     public var annotatedFormat: AnnotatedFormat = .auto
     /// The annotated image is scaled down to this longer side (`--annotated-max-side`); nil: full size.
     public var annotatedMaximumSide: Int?
+    /// Recognised text is also written as hOCR, `<name>.hocr` (`--hocr`), for images with text results.
+    public var hocr: Bool = false
+    /// The JSON's coordinates (`--normalized`): pixels of the upright image, origin top-left (the
+    /// default), or Vision's normalized coordinates (0–1, origin bottom-left).
+    public var coordinates: CoordinateSpace = .pixels
+
+    /// How coordinates are written in the JSON.
+    public enum CoordinateSpace: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Pixels of the upright image, origin top-left, y down.
+        case pixels
+        /// Vision's convention: fractions of the upright image's width and height, origin
+        /// bottom-left, y up; a box's `y` is its bottom edge.
+        case normalized
+    }
 
     /// `--annotated-format`: `auto` writes JPEG for photos (JPEG and HEIF inputs) and PNG for
     /// everything else (scans, screenshots, drawings: sharp edges, often gray).
@@ -56,6 +70,21 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         self.rectify = rectify
         self.annotatedFormat = annotatedFormat
         self.annotatedMaximumSide = annotatedMaximumSide
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case png, svg, json, rectify, annotatedFormat, annotatedMaximumSide, hocr, coordinates
+    }
+
+    /// Summaries written before `hocr` and `coordinates` existed still read.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(png: try c.decode(Bool.self, forKey: .png), svg: try c.decode(Bool.self, forKey: .svg), json: try c.decode(Bool.self, forKey: .json),
+                  rectify: try c.decode(Bool.self, forKey: .rectify),
+                  annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: .annotatedFormat) ?? .auto,
+                  annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: .annotatedMaximumSide))
+        hocr = try c.decodeIfPresent(Bool.self, forKey: .hocr) ?? false
+        coordinates = try c.decodeIfPresent(CoordinateSpace.self, forKey: .coordinates) ?? .pixels
     }
 
     /// Input extensions that are photographs: their annotated copy is a JPEG under `auto`.
@@ -80,6 +109,8 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case json
         /// The n-th rectangle (from 1), perspective-corrected, `<name>.rect-<n>.png`.
         case rectified(Int)
+        /// The recognised text as hOCR, `<name>.hocr`.
+        case hocr
     }
 
     /// The file name of `file` for the image named `outputName`, read from `input`.
@@ -89,14 +120,16 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case .overlay: outputName + ".svg"
         case .json: outputName + ".json"
         case .rectified(let n): outputName + ".rect-\(n).png"
+        case .hocr: outputName + ".hocr"
         }
     }
 
-    /// Every file an image with `rectangles` rectangles gets, in the order they are written (the
-    /// JSON last: it is what `--resume` trusts).
-    public func files(rectangles: Int) -> [File] {
+    /// Every file an image with `rectangles` rectangles (and text results, when `hasText`) gets,
+    /// in the order they are written (the JSON last: it is what `--resume` trusts).
+    public func files(rectangles: Int, hasText: Bool = false) -> [File] {
         var files: [File] = []
         if svg { files.append(.overlay) }
+        if hocr && hasText { files.append(.hocr) }
         if rectify && rectangles > 0 { files += (1 ... rectangles).map { .rectified($0) } }
         if png { files.append(.annotated) }
         if json { files.append(.json) }

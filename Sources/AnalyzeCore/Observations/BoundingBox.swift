@@ -12,6 +12,25 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         self.height = height.roundedForOutput
     }
 
+    private enum CodingKeys: String, CodingKey { case x, y, width, height }
+
+    /// Pixels, or Vision's normalized coordinates when the JSON is written that way
+    /// (`--normalized`): then `y` is the box's bottom edge measured up from the image's bottom.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let space = encoder.normalizedCoordinates {
+            try c.encode(space.x(x), forKey: .x)
+            try c.encode(space.y(y + height), forKey: .y)
+            try c.encode(space.length(width, along: space.width), forKey: .width)
+            try c.encode(space.length(height, along: space.height), forKey: .height)
+        } else {
+            try c.encode(x, forKey: .x)
+            try c.encode(y, forKey: .y)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+        }
+    }
+
     /// The smallest box holding every point (an empty box at the origin when there are none).
     public init(enclosing points: [PixelPoint]) {
         guard let first = points.first else {

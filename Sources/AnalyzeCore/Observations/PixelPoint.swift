@@ -7,6 +7,20 @@ public struct PixelPoint: Sendable, Hashable, Codable {
         self.x = x.roundedForOutput
         self.y = y.roundedForOutput
     }
+
+    private enum CodingKeys: String, CodingKey { case x, y }
+
+    /// Pixels, or Vision's normalized coordinates when the JSON is written that way (`--normalized`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let space = encoder.normalizedCoordinates {
+            try c.encode(space.x(x), forKey: .x)
+            try c.encode(space.y(y), forKey: .y)
+        } else {
+            try c.encode(x, forKey: .x)
+            try c.encode(y, forKey: .y)
+        }
+    }
 }
 
 extension PixelPoint {

@@ -22,6 +22,12 @@ struct OutputOptionGroup: ParsableArguments {
     @Option(name: .customLong("annotated-max-side"), help: ArgumentHelp("Scale the annotated image down to this longer side in pixels (default: full size). Coordinates in the JSON and SVG stay those of the full image.", valueName: "px"))
     var annotatedMaxSide: Int?
 
+    @Flag(name: .customLong("hocr"), help: "With --text, also write the recognised text as hOCR, <name>.hocr (lines and words with their boxes and confidences; what `tesseract … hocr` writes).")
+    var hocr = false
+
+    @Flag(name: .customLong("normalized"), help: "Write coordinates in the JSON as Vision does: fractions (0-1) of the upright image's width and height, origin bottom-left, a box's y its bottom edge. The JSON then has \"coordinates\": \"normalized\". Default: pixels, origin top-left.")
+    var normalized = false
+
     @Flag(name: .customLong("rectify"), help: "With --rects, also write each rectangle perspective-corrected as <name>.rect-<n>.png (a scanner app's crop).")
     var rectify = false
 
@@ -29,6 +35,8 @@ struct OutputOptionGroup: ParsableArguments {
         var options = OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify)
         options.layout.annotatedFormat = annotatedFormat
         options.layout.annotatedMaximumSide = annotatedMaxSide
+        options.layout.hocr = hocr
+        options.layout.coordinates = normalized ? .normalized : .pixels
         return options
     }
 
@@ -54,6 +62,9 @@ struct RunOptionGroup: ParsableArguments {
     @Flag(name: .customLong("jsonl"), help: "Print one JSON object per image on stdout as each finishes (the content of its JSON file, on one line; failed images as {\"file\",\"error\"}).")
     var jsonl = false
 
+    @Flag(name: .customLong("print"), help: "Print what zbarimg and tesseract print on stdout, image by image in input order: each barcode as symbology:payload on its own line, then the recognised text followed by a form feed. On a terminal, control characters in payloads and text are shown as U+FFFD.")
+    var print = false
+
     @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more input paths from FILE, one per line ('-' for stdin), e.g. `find ... | analyze --files-from -`.", valueName: "file"))
     var filesFrom: String?
 
@@ -67,6 +78,7 @@ struct RunOptionGroup: ParsableArguments {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if maxFileBytes < 1 { throw ValidationError("--max-file-bytes must be positive") }
+        if print && jsonl { throw ValidationError("--print and --jsonl both write to stdout: choose one") }
     }
 }
 

@@ -1,0 +1,34 @@
+/// `--print`: what `zbarimg` and `tesseract … stdout` print, for scripts that already read them.
+/// Every barcode as `symbology:payload` on its own line (zbarimg's shape, with this tool's
+/// symbology names), then, when text was requested, the page's text followed by a form feed
+/// (tesseract's page separator). Payloads and text are untrusted and printed as they are.
+public enum PlainTextRenderer {
+    public static func text(for analysis: ImageAnalysis) -> String {
+        var out = ""
+        for code in analysis.barcodes ?? [] {
+            out += "\(code.symbology):\(code.payload)\n"
+        }
+        if let text = analysis.fullText {
+            out += text
+            if !text.isEmpty && !text.hasSuffix("\n") { out += "\n" }
+            out += "\u{0C}"
+        }
+        return out
+    }
+
+    /// The same text made safe for a terminal: control characters other than newline, tab and
+    /// form feed (an escape sequence in a QR code could rewrite the screen) become U+FFFD.
+    public static func terminalSafe(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if (v < 0x20 && v != 0x0A && v != 0x09 && v != 0x0C) || v == 0x7F || (0x80 ... 0x9F).contains(v) {
+                out += "\u{FFFD}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
