@@ -10,7 +10,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
         Reads every summary.shard-K-of-N.json (or, if there are none, summary.json) in each DIR and writes the merged summary.json and index.html into OUT (default: the first DIR). Links in the page point to each image's files where they are.
 
-        Exit status: 0 merged and no image failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, or the summaries come from runs with different options.
+        Exit status: 0 merged and no image failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, a shard of the batch is missing (the merged report is still written, naming it), or the summaries come from runs with different options.
         """
     )
 
@@ -43,6 +43,10 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(2)
         }
         Terminal.printError("analyze report: \(merged.images.total) image(s), \(merged.images.failed) failed, \(merged.images.checkFailed) failed a check; report: \(target.appendingPathComponent("index.html").path)")
+        if let missing = merged.missingShards {
+            Terminal.printError("analyze report: incomplete: shard(s) \(missing.joined(separator: ", ")) missing (no summary.shard-K-of-N.json for them); the report says so")
+            throw ExitCode(2)
+        }
         if merged.images.failed + merged.images.checkFailed > 0 { throw ExitCode(1) }
     }
 }

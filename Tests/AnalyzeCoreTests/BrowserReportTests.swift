@@ -31,8 +31,11 @@ struct BrowserReportTests {
 
         // Our own script ran (it marks the body) and counted the cards.
         #expect(dom.contains("data-ready=\"yes\""))
-        #expect(dom.contains("\(sources.count) of \(sources.count) shown"))
-        #expect(dom.components(separatedBy: "<article class=\"card").count - 1 == sources.count)
+        // A card per analysed image; the empty file is listed once, under "Failed", without a card.
+        let analysed = sources.count - 1
+        #expect(dom.contains("\(analysed) of \(analysed) shown"))
+        #expect(dom.components(separatedBy: "<article class=\"card").count - 1 == analysed)
+        #expect(dom.components(separatedBy: "the file is empty").count - 1 == 1)
         // The hostile payload is text in the DOM, not elements: no injected <img>, no second script.
         #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"))
         #expect(!dom.contains("<img src=\"x\""))

@@ -113,7 +113,8 @@ struct RunReportTests {
         #expect(merged.totals == one.totals && merged.images == one.images && merged.failures == one.failures)
         let shardedHTML = try String(contentsOf: sharded.appendingPathComponent("index.html"), encoding: .utf8)
         let singleHTML = try String(contentsOf: single.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(shardedHTML == singleHTML)
+        // The run's own details (timings, wall time) differ; the cards do not.
+        #expect(Self.withoutRunDetails(shardedHTML) == Self.withoutRunDetails(singleHTML))
         // Every per-image JSON is the same too.
         for source in all where FileManager.default.fileExists(atPath: single.appendingPathComponent(source.outputName + ".json").path) {
             let a = try Data(contentsOf: single.appendingPathComponent(source.outputName + ".json"))
@@ -134,4 +135,49 @@ struct RunReportTests {
         try RunReport.write(RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()), to: out, shard: nil)
         return try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
     }
+
+    /// The report without its `<details id="run">` section (timings differ from run to run).
+    static func withoutRunDetails(_ html: String) -> String {
+        guard let start = html.range(of: "<details id=\"run\">"), let end = html.range(of: "</details>", range: start.upperBound ..< html.endIndex) else { return html }
+        return String(html[..<start.lowerBound] + html[end.upperBound...])
+    }
+
+    @Test func mergingAnIncompleteSetOfShardsNamesTheMissingOnes() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let requests = RequestSet([BarcodeRequest()])
+        let sources = InputCollector.collect([Fixture.path("barcodes")])
+        for k in [0, 2] {
+            let shard = try #require(Shard("\(k)/3"))
+            let slice = sources.filter { shard.contains($0.path) }
+            let outcomes = try BatchRunner(sources: slice, requests: requests, output: OutputOptions(directory: dir, writePNG: false, writeSVG: false), jobs: 1).run()
+            var summary = RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings())
+            summary.shard = shard.description
+            try RunReport.write(summary, to: dir, shard: shard)
+        }
+        let merged = try RunReport.merge(directories: [dir], into: dir)
+        #expect(merged.missingShards == ["1/3"])
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("Incomplete: shard(s) 1/3"))
+        // Through the command: the report is written and the exit status says it is incomplete.
+        let result = try CommandLineTests().run(["report", dir.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("shard(s) 1/3 missing"))
+    }
+
+    @Test func theReportSearchesAllTheTextAndEveryPayload() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let requests = RequestSet([BarcodeRequest(), TextRequest()])
+        let sources = InputCollector.collect([Fixture.path("samples/printed-page.png")])
+        let outcomes = try BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: dir, writePNG: false, writeSVG: false), jobs: 1).run()
+        let digest = try #require(outcomes.first?.digest)
+        // The page's last line is beyond the five-line preview, but searchable.
+        #expect(!digest.textPreview.joined().contains("page 1 of 1"))
+        #expect(digest.searchText?.contains("page 1 of 1") == true)
+        try RunReport.write(RunSummary(requests: requests, checks: [], entries: [digest], timings: StageTimings()), to: dir, shard: nil)
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("data-search=\"") && html.contains("page 1 of 1"))
+    }
+
 }

@@ -60,6 +60,7 @@ extension BarcodeObservation {
         var summary = ResultSummary(count: codes.count, phrase: "\(codes.count) barcode(s)"
             + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))
         summary.highlights = codes.prefix(20).map { "\($0.symbology): " + String($0.payload.prefix(300)) }
+        summary.searchable = codes.map { "\($0.symbology): \($0.payload)" }
         return summary
     }
 }

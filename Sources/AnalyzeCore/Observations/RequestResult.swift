@@ -27,6 +27,8 @@ public struct ResultSummary: Sendable, Hashable {
     public var highlights: [String] = []
     /// The first lines of recognised text.
     public var textPreview: [String] = []
+    /// Everything the report's search should find: all the text, every payload, every label.
+    public var searchable: [String] = []
     /// The phrase on the per-image stderr line, e.g. `2 barcode(s) (qr "…")`.
     public var phrase: String
 

@@ -86,6 +86,7 @@ public struct RecognizedPage: RequestResult {
         var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)")
         summary.extraCounts = ["words": words]
         summary.textPreview = lines.prefix(Self.previewLines).map(\.string)
+        summary.searchable = lines.map(\.string)
         return summary
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Renders `index.html`: one self-contained page (no network, no external assets; opens from
-/// `file://`) with the failed images first, then a card per image (thumbnail of its annotated
+/// `file://`) with the failed images first (listed once, without a card), then a card per analysed image (thumbnail of its annotated
 /// PNG linking to the PNG, SVG and JSON; counts per kind; barcode payloads; first lines of text),
 /// filters by kind and a search box.
 ///
@@ -44,6 +44,9 @@ public enum HTMLReportRenderer {
             out += " <span class=\"total \(kind.rawValue)\">\(e(kind.rawValue)): \(summary.totals[kind.rawValue] ?? 0)</span>"
         }
         out += "</p>\n"
+        if let missing = summary.missingShards, !missing.isEmpty {
+            out += "<p class=\"missing-shards\" role=\"alert\">Incomplete: shard(s) \(e(missing.joined(separator: ", "))) of the batch were not merged; their images are not in this report.</p>\n"
+        }
         if !summary.checks.isEmpty {
             out += "<p class=\"checks\">Checks: \(e(summary.checks.map(\.description).joined(separator: ", ")))</p>\n"
         }
@@ -59,6 +62,7 @@ public enum HTMLReportRenderer {
             out += "</select></label>"
         }
         out += "<span id=\"shown\"></span></nav>\n</header>\n"
+        out += runDetails(summary)
 
         if !failed.isEmpty {
             out += "<section id=\"failures\"><h2>Failed (\(failed.count))</h2><ul>\n"
@@ -71,8 +75,9 @@ public enum HTMLReportRenderer {
             out += "</ul></section>\n"
         }
 
+        // An image that could not be analysed is listed once, under "Failed"; it has no card.
         out += "<main id=\"cards\">\n"
-        for card in cards {
+        for card in cards where card.digest.status != .failed {
             out += self.card(card, kinds: kinds, outputs: summary.outputs)
         }
         out += "</main>\n<script>\(script)</script>\n</body>\n</html>\n"
@@ -87,7 +92,7 @@ public enum HTMLReportRenderer {
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
         let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
-        out += " data-labels=\"\(e(labels.joined(separator: "|")))\">\n"
+        out += " data-labels=\"\(e(labels.joined(separator: "|")))\" data-search=\"\(e((d.searchText ?? "").lowercased()))\">\n"
         if d.status != .failed && outputs.png {
             out += "<a href=\"\(link(.annotated))\"><img loading=\"lazy\" src=\"\(link(.annotated))\" alt=\"annotated \(e(d.file))\"></a>\n"
         }
@@ -116,6 +121,37 @@ public enum HTMLReportRenderer {
         return out + "</article>\n"
     }
 
+    /// The run itself: version, options, and two small bar charts: observations per kind, and
+    /// worker time per image per stage (where the time went).
+    static func runDetails(_ summary: RunSummary) -> String {
+        let e = MarkupEscaping.escape
+        var out = "<details id=\"run\"><summary>Run: analyze \(e(summary.toolVersion)), \(summary.jobs) job(s)"
+        if summary.wallSeconds > 0 { out += String(format: ", %.2f s", summary.wallSeconds) }
+        out += "</summary>\n"
+        let options = (try? JSONRenderer.encode(summary.requests, pretty: false)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        out += "<p class=\"options\"><b>Options</b> <code>\(e(options))</code></p>\n"
+        let counts = summary.totals.sorted { $0.key < $1.key }
+        if let most = counts.map(\.value).max(), most > 0 {
+            out += "<figure class=\"chart\" id=\"chart-counts\"><figcaption>Found, per kind</figcaption>"
+            for (kind, n) in counts {
+                out += "<div class=\"bar\"><span class=\"name\">\(e(kind))</span><span class=\"fill\" style=\"width:\(max(1, 100 * n / most))%\"></span><span class=\"value\">\(n)</span></div>"
+            }
+            out += "</figure>\n"
+        }
+        let images = max(1, summary.images.analysed)
+        let stages = summary.timings.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if let slowest = stages.map(\.value).max(), slowest > 0 {
+            out += "<figure class=\"chart\" id=\"chart-time\"><figcaption>Worker time per image, per stage (ms)</figcaption>"
+            for (stage, seconds) in stages {
+                let width = max(1, Int((100 * seconds / slowest).rounded()))
+                out += "<div class=\"bar\"><span class=\"name\">\(e(stage))</span><span class=\"fill\" style=\"width:\(width)%\"></span>"
+                out += String(format: "<span class=\"value\">%.1f</span></div>", 1000 * seconds / Double(images))
+            }
+            out += "</figure>\n"
+        }
+        return out + "</details>\n"
+    }
+
     static func urlComponent(_ name: String) -> String {
         name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? name
     }
@@ -135,7 +171,7 @@ public enum HTMLReportRenderer {
         var n = 0;
         cards.forEach(function (card) {
           var has = (card.getAttribute('data-kinds') || '').split(' ');
-          var ok = (!q || card.textContent.toLowerCase().indexOf(q) >= 0)
+          var ok = (!q || card.textContent.toLowerCase().indexOf(q) >= 0 || (card.getAttribute('data-search') || '').indexOf(q) >= 0)
             && (!onlyFailed.checked || card.getAttribute('data-status') !== 'ok')
             && kinds.every(function (k) { return has.indexOf(k) >= 0; })
             && (!labelFilter || !labelFilter.value || (card.getAttribute('data-labels') || '').split('|').indexOf(labelFilter.value) >= 0);
@@ -169,5 +205,12 @@ public enum HTMLReportRenderer {
     .payloads{margin:4px 0;padding-left:18px;font-family:monospace;font-size:12px;word-break:break-all}
     pre.text{white-space:pre-wrap;font-size:12px;background:#f8f8f8;padding:4px;margin:4px 0;max-height:8em;overflow:hidden}
     .error,.check-failure{color:#a00}
+    .missing-shards{margin:6px 0;padding:4px 8px;background:#fff3cd;border:1px solid #e9b949;border-radius:4px}
+    #run{margin:8px 16px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px 10px}
+    #run code{font-size:11px;word-break:break-all}.chart{margin:6px 0}.chart figcaption{font-weight:bold;font-size:12px}
+    .bar{display:flex;align-items:center;gap:6px;font-size:12px}.bar .name{width:110px;overflow:hidden;text-overflow:ellipsis}
+    .bar .fill{height:10px;background:#7a9cc6;border-radius:2px;flex:none;max-width:55%}.bar .value{color:#555}
+    @media (max-width:500px){#search{width:100%;box-sizing:border-box}nav label{display:inline-block;margin:4px 8px 0 0}
+    main{grid-template-columns:1fr;padding:8px}header{position:static}#failures{margin:8px}}
     """
 }

@@ -31,6 +31,12 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     public let textPreview: [String]
     /// Labels recognised, per kind (the report filters on them).
     public let labels: [String: [String]]
+    /// What the report's search looks through: all recognised text, every payload and label, at
+    /// most ``searchLimit`` characters (absent in summaries written before analyze 0.3).
+    public let searchText: String?
+
+    /// Characters of an image's text and payloads kept for search.
+    public static let searchLimit = 4000
 
     public init(source: ImageSource, result: Result<ImageAnalysis, AnalysisError>, checkFailures: [String]) {
         file = source.path
@@ -48,6 +54,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
             payloads = []
             textPreview = []
             labels = [:]
+            searchText = nil
         case .success(let analysis):
             if analysis.requestErrors.isEmpty {
                 status = checkFailures.isEmpty ? .ok : .checkFailed
@@ -64,18 +71,22 @@ public struct ImageDigest: Sendable, Hashable, Codable {
             width = analysis.width
             height = analysis.height
             var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [], labels: [String: [String]] = [:]
+            var searchable: [String] = []
             for entry in analysis.results {
                 let summary = entry.result.summary
                 counts[entry.kind.rawValue] = summary.count
                 counts.merge(summary.extraCounts) { $0 + $1 }
                 payloads += summary.highlights
                 preview += summary.textPreview
+                searchable += summary.searchable + summary.labels
                 if !summary.labels.isEmpty { labels[entry.kind.rawValue] = summary.labels }
             }
             self.counts = counts
             self.payloads = payloads
             textPreview = preview
             self.labels = labels
+            let joined = searchable.joined(separator: "\n")
+            searchText = joined.isEmpty ? nil : String(joined.prefix(Self.searchLimit))
         }
     }
 }

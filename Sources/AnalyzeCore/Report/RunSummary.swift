@@ -42,6 +42,9 @@ public struct RunSummary: Sendable, Codable {
     public var jobs: Int = 1
     /// `K/N` when this summary covers one shard.
     public var shard: String?
+    /// In a merged report: the shards (`K/N`) of the batch whose summaries were not among those
+    /// merged; absent when the set is complete (or was not sharded).
+    public var missingShards: [String]?
     public var entries: [ImageDigest] = []
 
     public init(requests: RequestSet, checks: [ObservationCheck], outputs: OutputLayout = OutputLayout(), entries: [ImageDigest], timings: StageTimings) {
@@ -77,6 +80,17 @@ public struct RunSummary: Sendable, Codable {
         }
     }
 
+    /// The shards of every `K/N` count seen that are not among `present`, as `K/N`, sorted.
+    static func missingShards(of present: [String]) -> [String] {
+        var seen: [Int: Set<Int>] = [:]
+        for text in present {
+            let parts = text.split(separator: "/")
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n > 0, n <= 100_000 else { continue }
+            seen[n, default: []].insert(k)
+        }
+        return seen.keys.sorted().flatMap { n in (0 ..< n).filter { !(seen[n] ?? []).contains($0) }.map { "\($0)/\(n)" } }
+    }
+
     /// Merges shard summaries of one batch: entries are united (a file seen twice keeps its last
     /// digest), timings summed, wall time and jobs dropped.
     public static func merge(_ parts: [RunSummary]) throws(AnalysisError) -> RunSummary {
@@ -95,6 +109,8 @@ public struct RunSummary: Sendable, Codable {
         merged.entries = Array(byFile.values)
         merged.timings = timings.mapValues { ($0 * 1000).rounded() / 1000 }
         merged.wallSeconds = 0
+        let missing = missingShards(of: parts.compactMap(\.shard))
+        merged.missingShards = missing.isEmpty ? nil : missing
         merged.shard = nil
         merged.recount()
         merged.images.resumed = resumed
