@@ -44,4 +44,29 @@ struct BrowserReportTests {
         // The failed image is listed with its reason.
         #expect(dom.contains("the file is empty"))
     }
+
+    /// Typing and clicking in a real browser, at a phone's width (scripts/report-browser-check
+    /// drives Chromium over the DevTools protocol with real key and mouse events).
+    @Test func aPersonCanSearchFilterAndOpenTheRunDetailsAt400Pixels() throws {
+        _ = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try CommandLineTests().run([Fixture.path("samples"), Fixture.path("barcodes"), Fixture.path("bad/empty.jpg"),
+                                              "--barcodes", "--text", "--no-svg", "-q", "-o", out.path])
+        #expect(run.status == 1) // the empty file
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // "page 1 of 1" is the printed page's last line: beyond the card's five-line preview.
+        process.arguments = ["python3", Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/report-browser-check").path,
+                             out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.components(separatedBy: "PASS ").count - 1 == 9, "\(text)")
+    }
+
 }
