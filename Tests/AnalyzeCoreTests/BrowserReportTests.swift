@@ -54,19 +54,10 @@ struct BrowserReportTests {
         let run = try CommandLineTests().run([Fixture.path("samples"), Fixture.path("barcodes"), Fixture.path("bad/empty.jpg"),
                                               "--barcodes", "--text", "--no-svg", "-q", "-o", out.path])
         #expect(run.status == 1) // the empty file
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // "page 1 of 1" is the printed page's last line: beyond the card's five-line preview.
-        process.arguments = ["python3", Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/report-browser-check").path,
-                             out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.components(separatedBy: "PASS ").count - 1 == 9, "\(text)")
+        let result = try runScript("report-browser-check", [out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.components(separatedBy: "PASS ").count - 1 == 9, "\(result.output)")
     }
 
 }

@@ -9,16 +9,7 @@ struct SchemaTests {
     static let repository = Fixture.root.deletingLastPathComponent()
 
     func validate(_ paths: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.repository.appendingPathComponent("scripts/validate-json").path] + paths
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runScript("validate-json", paths)
     }
 
     @Test func everyJSONOfARealRunValidates() throws {

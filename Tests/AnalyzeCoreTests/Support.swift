@@ -23,6 +23,22 @@ enum Fixture {
     }
 }
 
+/// Runs one of the repository's Python scripts (`scripts/NAME`) with python3 and returns its exit
+/// status and its stdout and stderr together.
+func runScript(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
+
 /// Words of a text, lower-cased, with punctuation at their edges removed.
 func normalizedWords(_ text: String) -> [String] {
     text.lowercased().split(whereSeparator: { $0.isWhitespace }).map {
