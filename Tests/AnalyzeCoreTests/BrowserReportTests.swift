@@ -45,19 +45,21 @@ struct BrowserReportTests {
         #expect(dom.contains("the file is empty"))
     }
 
-    /// Typing and clicking in a real browser, at a phone's width (scripts/report-browser-check
+    /// Typing and clicking in a real browser, at a phone's width, including the detail view and its layers (scripts/report-browser-check
     /// drives Chromium over the DevTools protocol with real key and mouse events).
     @Test func aPersonCanSearchFilterAndOpenTheRunDetailsAt400Pixels() throws {
         _ = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let run = try CommandLineTests().run([Fixture.path("samples"), Fixture.path("barcodes"), Fixture.path("bad/empty.jpg"),
-                                              "--barcodes", "--text", "--no-svg", "-q", "-o", out.path])
+                                              "--barcodes", "--text", "-q", "-o", out.path])
         #expect(run.status == 1) // the empty file
         // "page 1 of 1" is the printed page's last line: beyond the card's five-line preview.
-        let result = try runScript("report-browser-check", [out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1"])
+        // The gift card's detail view: its photo under the SVG overlay, the barcodes layer alone, all again.
+        let result = try runScript("report-browser-check", [out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1",
+                                                            "--detail", "gift-card.jpg", "--layer", "barcodes"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.components(separatedBy: "PASS ").count - 1 == 9, "\(result.output)")
+        #expect(result.output.components(separatedBy: "PASS ").count - 1 == 15, "\(result.output)")
     }
 
 }

@@ -2,7 +2,9 @@
 ///
 /// The SVG references the image it overlays (`imageHref`, relative to the SVG) and holds one
 /// group per kind (`id` and `class` named after it), drawn by the kind's ``AnnotationDrawable``
-/// conformance. Every untrusted string is escaped with ``MarkupEscaping`` and only ever placed as
+/// conformance. A layer can be shown alone by the URL's fragment, without any script:
+/// `x.svg#only-barcodes` hides every other kind (CSS `:target` on an empty marker element placed
+/// before the groups); the report's detail view switches layers this way. Every untrusted string is escaped with ``MarkupEscaping`` and only ever placed as
 /// text or in quoted attributes, so the document stays well-formed and inert whatever a barcode or
 /// a page says.
 public enum SVGRenderer {
@@ -19,6 +21,11 @@ public enum SVGRenderer {
         if let imageHref {
             let href = MarkupEscaping.escape(imageHref)
             out += "<image href=\"\(href)\" xlink:href=\"\(href)\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\n"
+        }
+        let layers = analysis.results.filter { $0.result is any AnnotationDrawable }.map { MarkupEscaping.escape($0.kind.rawValue) }
+        if !layers.isEmpty {
+            out += "<style>" + layers.map { "#only-\($0):target ~ g:not(#\($0))" }.joined(separator: ", ") + " { display: none }</style>\n"
+            out += layers.map { "<g id=\"only-\($0)\"/>" }.joined() + "\n"
         }
         for entry in analysis.results {
             guard let drawable = entry.result as? any AnnotationDrawable else { continue }

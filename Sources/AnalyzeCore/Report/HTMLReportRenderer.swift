@@ -13,12 +13,19 @@ public enum HTMLReportRenderer {
     public struct Card: Sendable {
         public let digest: ImageDigest
         public let folder: String
+        /// The input image, relative to the report and percent-encoded: shown under the SVG
+        /// overlay in the detail view (nil: the annotated image is shown instead).
+        public let inputHref: String?
 
-        public init(digest: ImageDigest, folder: String) {
+        public init(digest: ImageDigest, folder: String, inputHref: String? = nil) {
             self.digest = digest
             self.folder = folder
+            self.inputHref = inputHref
         }
     }
+
+    /// Input formats a browser shows in an `<img>`.
+    static let browserImageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "bmp"]
 
     public static func html(summary: RunSummary, cards: [Card]) -> String {
         let e = MarkupEscaping.escape
@@ -80,7 +87,11 @@ public enum HTMLReportRenderer {
         for card in cards where card.digest.status != .failed {
             out += self.card(card, kinds: kinds, outputs: summary.outputs)
         }
-        out += "</main>\n<script>\(script)</script>\n</body>\n</html>\n"
+        out += "</main>\n"
+        out += "<dialog id=\"detail\" aria-label=\"Image details\"><form method=\"dialog\"><button class=\"close\" aria-label=\"Close\">×</button></form>"
+        out += "<h2 class=\"title\"></h2><div class=\"layers\" role=\"group\" aria-label=\"Layers\"></div>"
+        out += "<div class=\"stage\"><img class=\"photo\" alt=\"\"><img class=\"overlay\" alt=\"\"></div><div class=\"observations\"></div></dialog>\n"
+        out += "<script>\(script)</script>\n</body>\n</html>\n"
         return out
     }
 
@@ -92,11 +103,21 @@ public enum HTMLReportRenderer {
         let present = kinds.filter { (d.counts[$0.rawValue] ?? 0) > 0 }.map(\.rawValue)
         let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
+        // What the detail view shows: the input under the SVG overlay (layers by fragment), or the annotated image.
+        let showsInput = outputs.svg && card.inputHref != nil
+            && browserImageExtensions.contains((d.file as NSString).pathExtension.lowercased())
+        if showsInput, let input = card.inputHref {
+            out += " data-photo=\"\(e(input))\" data-overlay=\"\(link(.overlay))\""
+        } else if outputs.png {
+            out += " data-photo=\"\(link(.annotated))\""
+        }
+        if outputs.json { out += " data-json=\"\(link(.json))\"" }
         out += " data-labels=\"\(e(labels.joined(separator: "|")))\" data-search=\"\(e((d.searchText ?? "").lowercased()))\">\n"
         if d.status != .failed && outputs.png {
             out += "<a href=\"\(link(.annotated))\"><img loading=\"lazy\" src=\"\(link(.annotated))\" alt=\"annotated \(e(d.file))\"></a>\n"
         }
         out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
+        if d.status != .failed { out += "<button type=\"button\" class=\"details\">Details</button>\n" }
         if d.status == .failed {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
         } else {
@@ -184,6 +205,40 @@ public enum HTMLReportRenderer {
       onlyFailed.addEventListener('change', update);
       kindBoxes.forEach(function (b) { b.addEventListener('change', update); });
       if (labelFilter) { labelFilter.addEventListener('change', update); }
+      var detail = document.getElementById('detail');
+      function openDetail(card) {
+        var photo = detail.querySelector('img.photo'), overlay = detail.querySelector('img.overlay');
+        var layers = detail.querySelector('.layers'), lists = detail.querySelector('.observations');
+        detail.querySelector('.title').textContent = card.querySelector('h3.file').textContent;
+        photo.src = card.getAttribute('data-photo') || '';
+        var svg = card.getAttribute('data-overlay');
+        overlay.hidden = !svg;
+        overlay.src = svg || '';
+        layers.textContent = '';
+        if (svg) {
+          ['all'].concat((card.getAttribute('data-kinds') || '').split(' ').filter(Boolean)).forEach(function (kind, i) {
+            var b = document.createElement('button');
+            b.type = 'button'; b.textContent = kind; b.setAttribute('data-layer', kind);
+            b.setAttribute('aria-pressed', i === 0 ? 'true' : 'false');
+            b.addEventListener('click', function () {
+              overlay.src = svg + (kind === 'all' ? '' : '#only-' + kind);
+              Array.prototype.forEach.call(layers.children, function (x) { x.setAttribute('aria-pressed', x === b ? 'true' : 'false'); });
+            });
+            layers.appendChild(b);
+          });
+        }
+        lists.textContent = '';
+        ['ul.counts', 'ul.payloads', 'pre.text', 'p.error', 'p.check-failure'].forEach(function (sel) {
+          Array.prototype.forEach.call(card.querySelectorAll(sel), function (n) { lists.appendChild(n.cloneNode(true)); });
+        });
+        var json = card.getAttribute('data-json');
+        if (json) { var a = document.createElement('a'); a.href = json; a.textContent = 'JSON'; lists.appendChild(a); }
+        detail.showModal();
+      }
+      cards.forEach(function (card) {
+        var b = card.querySelector('button.details');
+        if (b) { b.addEventListener('click', function () { openDetail(card); }); }
+      });
       update();
       document.body.setAttribute('data-ready', 'yes');
     })();
@@ -205,6 +260,11 @@ public enum HTMLReportRenderer {
     .payloads{margin:4px 0;padding-left:18px;font-family:monospace;font-size:12px;word-break:break-all}
     pre.text{white-space:pre-wrap;font-size:12px;background:#f8f8f8;padding:4px;margin:4px 0;max-height:8em;overflow:hidden}
     .error,.check-failure{color:#a00}
+    dialog#detail{width:min(96vw,1100px);max-height:94vh;overflow:auto;border:1px solid #aaa;border-radius:8px;padding:10px}
+    dialog#detail .close{float:right;font-size:18px}dialog#detail h2{font-size:14px;margin:0 0 6px;word-break:break-all}
+    .stage{position:relative}.stage img{display:block;width:100%;height:auto}.stage img.overlay{position:absolute;left:0;top:0}
+    .layers button{margin:0 4px 6px 0}.layers button[aria-pressed=true]{background:#335;color:#fff}
+    .card button.details{font-size:12px}
     .missing-shards{margin:6px 0;padding:4px 8px;background:#fff3cd;border:1px solid #e9b949;border-radius:4px}
     #run{margin:8px 16px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px 10px}
     #run code{font-size:11px;word-break:break-all}.chart{margin:6px 0}.chart figcaption{font-weight:bold;font-size:12px}

@@ -15,7 +15,7 @@ public enum RunReport {
     public static func write(_ summary: RunSummary, to directory: URL, shard: Shard?) throws(AnalysisError) {
         let (summaryName, indexName) = names(shard: shard)
         try AtomicFileWriter.write(try JSONRenderer.encode(summary), to: directory.appendingPathComponent(summaryName))
-        let cards = summary.entries.map { HTMLReportRenderer.Card(digest: $0, folder: "") }
+        let cards = summary.entries.map { HTMLReportRenderer.Card(digest: $0, folder: "", inputHref: inputHref(from: directory, to: $0.file)) }
         try AtomicFileWriter.write(HTMLReportRenderer.html(summary: summary, cards: cards), to: directory.appendingPathComponent(indexName))
     }
 
@@ -50,9 +50,16 @@ public enum RunReport {
             throw AnalysisError(.outputFailed, "cannot create the report folder", file: output.path)
         }
         try AtomicFileWriter.write(try JSONRenderer.encode(merged), to: output.appendingPathComponent("summary.json"))
-        let cards = merged.entries.map { HTMLReportRenderer.Card(digest: $0, folder: folderOf[$0.file] ?? "") }
+        let cards = merged.entries.map { HTMLReportRenderer.Card(digest: $0, folder: folderOf[$0.file] ?? "", inputHref: inputHref(from: output, to: $0.file)) }
         try AtomicFileWriter.write(HTMLReportRenderer.html(summary: merged, cards: cards), to: output.appendingPathComponent("index.html"))
         return merged
+    }
+
+    /// The input at `path` (as the run was given it), relative to the report's folder and
+    /// percent-encoded from its real bytes; nil when it no longer exists.
+    static func inputHref(from report: URL, to path: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return BatchRunner.relativePath(from: report, to: URL(fileURLWithPath: path))
     }
 
     static func relativeFolder(from report: URL, to folder: URL) -> String {
