@@ -158,6 +158,7 @@ struct RunCommand: ParsableCommand {
         let parts = kinds.map { kind -> String in
             let n = totals[kind] ?? 0
             if kind == "text" { return "\(n) text line(s)" + (totals["words"].map { " (\($0) words)" } ?? "") }
+            if kind == "classification" { return "\(n) label(s)" }
             return "\(n) \(kind)"
         }
         return "analyze: found " + parts.joined(separator: ", ")
