@@ -64,6 +64,12 @@ final class OpenCVMat: @unchecked Sendable {
         }
     }
 
+    /// Turned by `degrees` counter-clockwise about the centre, same size, corners filled by
+    /// reflection (`aocv_rotate_reflect`): a photo tilted by a known angle, for tests.
+    func rotatedKeepingSize(byDegrees degrees: Double) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_rotate_reflect(handle, degrees, $0) }
+    }
+
     var width: Int { Int(aocv_mat_width(handle)) }
     var height: Int { Int(aocv_mat_height(handle)) }
     var channels: Int { Int(aocv_mat_channels(handle)) }

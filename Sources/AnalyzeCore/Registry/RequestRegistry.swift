@@ -11,6 +11,7 @@ public enum RequestRegistry {
         RequestKindEntry(BarcodeRequest.self),
         RequestKindEntry(ObjectRequest.self),
         RequestKindEntry(ClassificationRequest.self),
+        RequestKindEntry(HorizonRequest.self),
     ]
 
     /// Every registered kind, in order.

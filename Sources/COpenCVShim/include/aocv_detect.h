@@ -11,6 +11,27 @@ extern "C" {
 
 #pragma clang assume_nonnull begin
 
+/// A horizon: the line from (x1, y1) at the image's left edge to (x2, y2) at its right edge, in
+/// pixels; `angle` in degrees, positive when the line rises to the right; `confidence` 0..1.
+typedef struct aocv_horizon {
+    double x1, y1, x2, y2;
+    double angle;
+    double confidence;
+} aocv_horizon;
+
+/// Looks for a horizon (like VNDetectHorizonRequest): a straight step edge between two regions
+/// that runs across (nearly) the whole width of the image, within 35° of level. On a copy 640 px
+/// wide: Canny edges, probabilistic Hough segments at least a third of the width long, each
+/// extended across the image and kept only when a step of the same polarity (one side brighter
+/// than the other, not a thin rule) is found along at least 75% of its width. Text lines, table
+/// rules and the edges of objects do not span the image that way. Returns 1 and fills `out` when a
+/// horizon is found, 0 when there is none, -1 with status set on error.
+int aocv_detect_horizon(const aocv_mat *gray, aocv_horizon *out, aocv_status *status);
+
+/// Rotates by `degrees` (counter-clockwise) about the centre keeping the size, filling the
+/// corners by reflecting the image (no straight border edges): for tests of rotation-aware detectors.
+aocv_mat *_Nullable aocv_rotate_reflect(const aocv_mat *mat, double degrees, aocv_status *status);
+
 /// Parameters of the rectangle detector, with Vision's VNDetectRectanglesRequest meanings.
 typedef struct aocv_rect_params {
     double minimum_aspect_ratio;      // shorter side / longer side, default 0.5

@@ -18,6 +18,7 @@ struct RequestOptionGroups: ParsableArguments {
     @OptionGroup(title: "Barcodes") var barcodes: BarcodeOptions
     @OptionGroup(title: "Objects") var objects: ObjectOptions
     @OptionGroup(title: "Classification") var classification: ClassificationOptions
+    @OptionGroup(title: "Horizon") var horizon: HorizonOptions
     // Last: its request replaces the default one of its kind.
     @OptionGroup(title: "Your own model") var customModel: CustomModelOptions
 

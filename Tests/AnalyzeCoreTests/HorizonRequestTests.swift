@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Real photographs from Debian's plasma-workspace-wallpapers (scripts/fetch-test-images).
+enum Wallpaper {
+    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/wallpapers")
+
+    static func image(_ name: String) throws -> UprightImage {
+        let path = folder.appendingPathComponent("\(name)/contents/images/2560x1600.jpg").path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        return try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000)
+    }
+}
+
+@Suite("Horizon")
+struct HorizonRequestTests {
+    func horizon(_ image: UprightImage) throws -> HorizonObservation? {
+        try HorizonRequest().perform(on: image, engines: WorkerEngines()).horizon
+    }
+
+    /// The photo turned by `degrees` counter-clockwise, same size, corners filled by reflection.
+    func turned(_ image: UprightImage, by degrees: Double) throws -> UprightImage {
+        UprightImage(pixels: try image.pixels.rotatedKeepingSize(byDegrees: degrees), orientation: .up)
+    }
+
+    @Test(arguments: [-20.0, -10, -5, 0, 5, 10, 20])
+    func aLevelSeaHorizonTurnedByAKnownAngleComesBackWithinOneDegree(degrees: Double) throws {
+        // summer_1am: a calm sea under a clear sky, the horizon level.
+        let photo = try Wallpaper.image("summer_1am")
+        let found = try #require(try horizon(try turned(photo, by: degrees)))
+        #expect(abs(found.angle - degrees) <= 1, "found \(found.angle)°")
+        #expect(found.confidence > 0.5)
+    }
+
+    @Test(arguments: [-20.0, -10, 10, 20])
+    func aLakeShoreTurnedByAKnownAngleTurnsByThatAngle(degrees: Double) throws {
+        // BytheWater: the far shore of a lake, itself not quite level in the photo.
+        let photo = try Wallpaper.image("BytheWater")
+        let level = try #require(try horizon(photo))
+        let found = try #require(try horizon(try turned(photo, by: degrees)))
+        #expect(abs((found.angle - level.angle) - degrees) <= 1, "level \(level.angle)°, turned \(found.angle)°")
+    }
+
+    @Test func theHorizonLineCrossesTheImageWhereTheSeaMeetsTheSky() throws {
+        let photo = try Wallpaper.image("summer_1am")
+        let found = try #require(try horizon(photo))
+        // The sea horizon of summer_1am is at about 63% of the height.
+        #expect(abs(found.start.y / Double(photo.height) - 0.635) < 0.03)
+        #expect(found.start.x == 0 && found.end.x == Double(photo.width - 1))
+        // The transform levels: it maps the line's ends to one height.
+        let t = found.transform
+        func mapped(_ p: PixelPoint) -> Double { t[3] * p.x + t[4] * p.y + t[5] }
+        let turnedPhoto = try turned(photo, by: 12)
+        let tilted = try #require(try horizon(turnedPhoto))
+        let u = tilted.transform
+        let y1 = u[3] * tilted.start.x + u[4] * tilted.start.y + u[5], y2 = u[3] * tilted.end.x + u[4] * tilted.end.y + u[5]
+        #expect(abs(y1 - y2) < 0.02 * Double(photo.width))
+        #expect(abs(mapped(found.start) - mapped(found.end)) < 0.02 * Double(photo.width))
+    }
+
+    @Test(arguments: ["astronaut.png", "camera.png"])
+    func aPortraitHasNoHorizon(name: String) throws {
+        let analysis = try DebianPhoto.analyze(name, RequestSet([HorizonRequest()]))
+        #expect(analysis.horizon == nil)
+        #expect(analysis.result(.horizon, as: HorizonResult.self) != nil) // requested, and found none
+    }
+
+    @Test(arguments: ["samples/printed-page.png", "text/page.png"])
+    func aDocumentPageHasNoHorizon(file: String) throws {
+        #expect(try Fixture.analyze(file, RequestSet([HorizonRequest()])).horizon == nil)
+    }
+
+    @Test func noHorizonIsWrittenAsNullAndAFoundOneIsDrawn() throws {
+        let none = try Fixture.analyze("samples/printed-page.png", RequestSet([HorizonRequest()]))
+        let json = String(decoding: try JSONRenderer.encode(none), as: UTF8.self)
+        #expect(json.contains("\"horizon\" : null"))
+        let photo = try Wallpaper.image("summer_1am")
+        var analysis = ImageAnalysis(file: "summer_1am.jpg", orientation: 1, width: photo.width, height: photo.height, warnings: [])
+        analysis.set(try HorizonRequest().perform(on: photo, engines: WorkerEngines()), for: .horizon)
+        let svg = SVGRenderer.svg(for: analysis, imageHref: nil)
+        #expect(svg.contains("<line class=\"horizon\""))
+        let written = String(decoding: try JSONRenderer.encode(analysis), as: UTF8.self)
+        let decoded = try JSONDecoder().decode(ImageAnalysis.self, from: Data(written.utf8))
+        #expect(decoded.horizon == analysis.horizon)
+    }
+}
