@@ -100,3 +100,16 @@ extern "C" aocv_mat *aocv_rotate_reflect(const aocv_mat *mat, double degrees, ao
         return aocv_wrap(std::move(out));
     });
 }
+
+extern "C" aocv_mat *aocv_straighten(const aocv_mat *mat, double degrees, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        const cv::Mat &s = mat->m;
+        const double t = std::abs(degrees) * CV_PI / 180.0, w = s.cols, h = s.rows;
+        // The zoom that makes the turned image cover the whole frame (no empty corners).
+        const double zoom = std::max((w * std::cos(t) + h * std::sin(t)) / w, (w * std::sin(t) + h * std::cos(t)) / h);
+        const cv::Mat forward = cv::getRotationMatrix2D(cv::Point2f(s.cols / 2.0f, s.rows / 2.0f), degrees, zoom);
+        cv::Mat out;
+        cv::warpAffine(s, out, forward, s.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        return aocv_wrap(std::move(out));
+    });
+}

@@ -86,3 +86,34 @@ struct HorizonRequestTests {
         #expect(decoded.horizon == analysis.horizon)
     }
 }
+
+@Suite("Levelled images")
+struct LevelTests {
+    @Test func levelWritesTheImageTurnedSoThatItsHorizonIsLevel() throws {
+        let input = Wallpaper.folder.appendingPathComponent("BytheWater/contents/images/2560x1600.jpg").path
+        try #require(FileManager.default.fileExists(atPath: input), "run scripts/fetch-test-images (scripts/test does)")
+        let out = try Fixture.temporaryDirectory(), again = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: again) }
+        let cli = CommandLineTests()
+        let first = try cli.run([input, "--horizon", "--level", "--no-svg", "-q", "-o", out.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let levelled = out.appendingPathComponent("2560x1600.level.jpg")
+        #expect(FileManager.default.fileExists(atPath: levelled.path))
+        let tilted = try JSONDecoder().decode(ImageAnalysis.self, from: Data(contentsOf: out.appendingPathComponent("2560x1600.json")))
+        #expect(abs(tilted.horizon?.angle ?? 0) > 3) // the photo's shore is tilted about 6°
+        // The levelled copy, analysed again, has a level horizon.
+        let second = try cli.run([levelled.path, "--horizon", "--no-png", "--no-svg", "-q", "-o", again.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        let level = try JSONDecoder().decode(ImageAnalysis.self, from: Data(contentsOf: again.appendingPathComponent("2560x1600.level.json")))
+        let angle = try #require(level.horizon?.angle)
+        #expect(abs(angle) <= 1, "\(angle)°")
+    }
+
+    @Test func noLevelledImageWithoutAHorizon() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CommandLineTests().run([Fixture.path("samples/printed-page.png"), "--horizon", "--level", "-q", "-o", out.path])
+        #expect(result.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("printed-page.level.png").path))
+    }
+}

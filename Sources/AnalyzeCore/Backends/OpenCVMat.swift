@@ -70,6 +70,11 @@ final class OpenCVMat: @unchecked Sendable {
         try Self.make(.engineFailed) { aocv_rotate_reflect(handle, degrees, $0) }
     }
 
+    /// Turned by `degrees` counter-clockwise and zoomed to fill the same frame (`aocv_straighten`).
+    func straightened(byDegrees degrees: Double) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_straighten(handle, degrees, $0) }
+    }
+
     var width: Int { Int(aocv_mat_width(handle)) }
     var height: Int { Int(aocv_mat_height(handle)) }
     var channels: Int { Int(aocv_mat_channels(handle)) }

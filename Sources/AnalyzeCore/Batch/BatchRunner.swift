@@ -48,12 +48,13 @@ public struct BatchRunner: Sendable {
             let annotatedFormat: String?
             let annotatedMaximumSide: Int?
             let hocr: Bool?
+            let level: Bool?
             let coordinates: String?
         }
         let layout = output?.layout
         let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
                           annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
-                          annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil,
+                          annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil, level: layout?.level == true ? true : nil,
                           coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue })
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
@@ -145,7 +146,8 @@ public struct BatchRunner: Sendable {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
               let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
               previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
-        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0, hasText: previous.text != nil).map { output.url(of: $0, for: source).path }
+        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0, hasText: previous.text != nil,
+                                           hasHorizon: previous.horizon != nil).map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }
 
@@ -156,7 +158,7 @@ public struct BatchRunner: Sendable {
                timings: inout StageTimings) throws(AnalysisError) {
         var files: [(URL, [UInt8])] = []
         let rectangles = analysis.rectangles ?? []
-        for file in output.layout.files(rectangles: rectangles.count, hasText: analysis.text != nil) {
+        for file in output.layout.files(rectangles: rectangles.count, hasText: analysis.text != nil, hasHorizon: analysis.horizon != nil) {
             let bytes: [UInt8]
             switch file {
             case .overlay:
@@ -175,6 +177,15 @@ public struct BatchRunner: Sendable {
                 }
             case .hocr:
                 bytes = timings.measure("render.hocr") { Array(HOCRRenderer.hocr(for: analysis).utf8) }
+            case .levelled:
+                let angle = analysis.horizon?.angle ?? 0
+                let format = output.layout.annotatedFormat(forInput: source.path)
+                bytes = try timings.measure("render.level") { () throws(AnalysisError) in
+                    // Turned clockwise by the horizon's angle (OpenCV turns counter-clockwise for
+                    // positive degrees) and zoomed to fill the frame, as a straighten tool does.
+                    let levelled = try image.pixels.straightened(byDegrees: -angle)
+                    return format == .jpeg ? try levelled.jpegData(quality: 90) : try levelled.pngData()
+                }
             case .json:
                 bytes = try timings.measure("render.json") { () throws(AnalysisError) in
                     try JSONRenderer.encode(analysis, coordinates: output.layout.coordinates)

@@ -38,6 +38,8 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     public var annotatedMaximumSide: Int?
     /// Recognised text is also written as hOCR, `<name>.hocr` (`--hocr`), for images with text results.
     public var hocr: Bool = false
+    /// Images with a horizon are also written levelled, `<name>.level.jpg|png` (`--level`).
+    public var level: Bool = false
     /// The JSON's coordinates (`--normalized`): pixels of the upright image, origin top-left (the
     /// default), or Vision's normalized coordinates (0–1, origin bottom-left).
     public var coordinates: CoordinateSpace = .pixels
@@ -73,7 +75,7 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case png, svg, json, rectify, annotatedFormat, annotatedMaximumSide, hocr, coordinates
+        case png, svg, json, rectify, annotatedFormat, annotatedMaximumSide, hocr, level, coordinates
     }
 
     /// Summaries written before `hocr` and `coordinates` existed still read.
@@ -84,6 +86,7 @@ public struct OutputLayout: Sendable, Hashable, Codable {
                   annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: .annotatedFormat) ?? .auto,
                   annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: .annotatedMaximumSide))
         hocr = try c.decodeIfPresent(Bool.self, forKey: .hocr) ?? false
+        level = try c.decodeIfPresent(Bool.self, forKey: .level) ?? false
         coordinates = try c.decodeIfPresent(CoordinateSpace.self, forKey: .coordinates) ?? .pixels
     }
 
@@ -111,6 +114,9 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case rectified(Int)
         /// The recognised text as hOCR, `<name>.hocr`.
         case hocr
+        /// The image turned so that its horizon is level and zoomed to fill its frame (a
+        /// straighten tool's crop), `<name>.level.jpg` or `.png` (the annotated image's format rule).
+        case levelled
     }
 
     /// The file name of `file` for the image named `outputName`, read from `input`.
@@ -121,15 +127,17 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case .json: outputName + ".json"
         case .rectified(let n): outputName + ".rect-\(n).png"
         case .hocr: outputName + ".hocr"
+        case .levelled: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".level.jpg" : ".level.png")
         }
     }
 
-    /// Every file an image with `rectangles` rectangles (and text results, when `hasText`) gets,
+    /// Every file an image with `rectangles` rectangles (text results when `hasText`, a horizon when `hasHorizon`) gets,
     /// in the order they are written (the JSON last: it is what `--resume` trusts).
-    public func files(rectangles: Int, hasText: Bool = false) -> [File] {
+    public func files(rectangles: Int, hasText: Bool = false, hasHorizon: Bool = false) -> [File] {
         var files: [File] = []
         if svg { files.append(.overlay) }
         if hocr && hasText { files.append(.hocr) }
+        if level && hasHorizon { files.append(.levelled) }
         if rectify && rectangles > 0 { files += (1 ... rectangles).map { .rectified($0) } }
         if png { files.append(.annotated) }
         if json { files.append(.json) }

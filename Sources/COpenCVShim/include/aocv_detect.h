@@ -32,6 +32,10 @@ int aocv_detect_horizon(const aocv_mat *gray, aocv_horizon *out, aocv_status *st
 /// corners by reflecting the image (no straight border edges): for tests of rotation-aware detectors.
 aocv_mat *_Nullable aocv_rotate_reflect(const aocv_mat *mat, double degrees, aocv_status *status);
 
+/// Straightens: turns by `degrees` (counter-clockwise) about the centre and zooms just enough that
+/// the turned image fills the same frame (no empty corners), as a photo editor's straighten tool does.
+aocv_mat *_Nullable aocv_straighten(const aocv_mat *mat, double degrees, aocv_status *status);
+
 /// Parameters of the rectangle detector, with Vision's VNDetectRectanglesRequest meanings.
 typedef struct aocv_rect_params {
     double minimum_aspect_ratio;      // shorter side / longer side, default 0.5

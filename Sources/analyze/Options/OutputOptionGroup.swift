@@ -25,6 +25,9 @@ struct OutputOptionGroup: ParsableArguments {
     @Flag(name: .customLong("hocr"), help: "With --text, also write the recognised text as hOCR, <name>.hocr (lines and words with their boxes and confidences; what `tesseract … hocr` writes).")
     var hocr = false
 
+    @Flag(name: .customLong("level"), help: "With --horizon, also write each image that has a horizon turned so that the horizon is level, <name>.level.jpg or .png (zoomed to fill the same frame, as a photo editor's straighten tool does).")
+    var level = false
+
     @Flag(name: .customLong("normalized"), help: "Write coordinates in the JSON as Vision does: fractions (0-1) of the upright image's width and height, origin bottom-left, a box's y its bottom edge. The JSON then has \"coordinates\": \"normalized\". Default: pixels, origin top-left.")
     var normalized = false
 
@@ -36,6 +39,7 @@ struct OutputOptionGroup: ParsableArguments {
         options.layout.annotatedFormat = annotatedFormat
         options.layout.annotatedMaximumSide = annotatedMaxSide
         options.layout.hocr = hocr
+        options.layout.level = level
         options.layout.coordinates = normalized ? .normalized : .pixels
         return options
     }
