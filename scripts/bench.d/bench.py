@@ -305,7 +305,8 @@ def main():
             keys = [k for k in STAGES if k in timings] + sorted(k for k in timings if k not in STAGES)
             stages = {"ms_per_image": {k: round(1000 * timings[k] / n, 1) for k in keys
                                        if isinstance(timings[k], (int, float))},
-                      "wallSeconds": summary.get("wallSeconds")}
+                      "wallSeconds": summary.get("wallSeconds"),
+                      "megapixels": megapixels(imgs)}
         shutil.rmtree(analyze[("all four", 1)]["out"], ignore_errors=True)
 
         # ------------------------------------------------------------------ peers
@@ -473,6 +474,23 @@ def accuracy_summary(acc):
     return out
 
 
+def megapixels(images):
+    """Mean megapixels per image (sizes read with OpenCV; None when unreadable)."""
+    try:
+        import cv2
+    except ImportError:
+        return None
+    total, count = 0.0, 0
+    for path in images:
+        img = cv2.imread(path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        total += (w * 8) * (h * 8) / 1e6   # the reduced read is 1/8 of each side
+        count += 1
+    return total / count if count else None
+
+
 def render_extra(stages, accuracy, is_corpus, n, markdown=False):
     lines = []
     if stages:
@@ -480,6 +498,10 @@ def render_extra(stages, accuracy, is_corpus, n, markdown=False):
         total = sum(stages["ms_per_image"].values())
         lines.append(f"Stages, all four --jobs 1 (ms/image of worker time, from summary.json): {parts}; "
                      f"sum {total:.1f}" + (f"; wallSeconds {stages['wallSeconds']}" if stages.get("wallSeconds") is not None else ""))
+        mp = stages.get("megapixels")
+        if mp:
+            per = ", ".join(f"{k} {v / mp:.1f}" for k, v in stages["ms_per_image"].items())
+            lines.append(f"Per megapixel (images of {mp:.1f} MP on average; ms/MP): {per}; sum {total / mp:.1f}")
     else:
         lines.append("Stages, all four --jobs 1: n/a (no summary.json from analyze)")
     if not is_corpus:
