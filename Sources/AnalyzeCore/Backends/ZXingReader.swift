@@ -77,17 +77,11 @@ final class ZXingReader {
                               inverted: ZXing_Barcode_isInverted(barcode), engine: .zxing, pass: .primary, quality: 0)
     }
 
-    /// A string zxing-cpp allocated, copied and freed.
+    /// A string zxing-cpp allocated, copied (invalid UTF-8 repaired) and freed.
     private static func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         defer { ZXing_free(pointer) }
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: Self.length(of: pointer)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func length(of pointer: UnsafePointer<CChar>) -> Int {
-        var count = 0
-        while pointer[count] != 0 { count += 1 }
-        return count
+        return String(cString: pointer)
     }
 
     private static func lastError() -> String { takeString(ZXing_LastErrorMsg()) ?? "unknown error" }

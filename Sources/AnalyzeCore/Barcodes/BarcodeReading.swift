@@ -27,7 +27,12 @@ struct BarcodeReading: Sendable {
     var boundingBox: BoundingBox { BoundingBox(enclosing: corners) }
 
     /// The payload bytes as ASCII digits, when they are all digits.
-    var digits: [Int]? {
+    var digits: [Int]? { Self.digits(of: bytes) }
+
+    /// The main symbol's digits (before an EAN/UPC add-on), when they are all digits.
+    var mainDigits: [Int]? { Self.digits(of: mainBytes) }
+
+    static func digits(of bytes: [UInt8]) -> [Int]? {
         guard !bytes.isEmpty, bytes.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return nil }
         return bytes.map { Int($0) - 0x30 }
     }
@@ -38,8 +43,7 @@ struct BarcodeReading: Sendable {
     func canonical() -> BarcodeReading {
         var reading = self.separatingAddOn()
         let bytes = reading.bytes, text = reading.text
-        let main = bytes.split(separator: 0x20, maxSplits: 1, omittingEmptySubsequences: false)
-        if reading.symbology == .ean13, let first = main.first, first.count == 13, first.first == 0x30 {
+        if reading.symbology == .ean13, reading.mainBytes.count == 13, reading.mainBytes.first == 0x30 {
             reading.symbology = .upca
             reading.bytes = Array(bytes.dropFirst())
             reading.text = text.map { String($0.dropFirst()) }

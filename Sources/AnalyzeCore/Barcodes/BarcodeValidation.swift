@@ -56,8 +56,7 @@ enum BarcodeValidation {
     /// GTIN check digit for DataBar, element strings for DataBar Expanded. Symbologies whose
     /// decoders verify their own checks (2-D codes, Code 128, Code 93) pass.
     static func isValid(_ reading: BarcodeReading) -> Bool {
-        let main = Array(reading.bytes.split(separator: 0x20, maxSplits: 1, omittingEmptySubsequences: false).first ?? [])
-        let digits: [Int]? = main.isEmpty || !main.allSatisfy({ (0x30 ... 0x39).contains($0) }) ? nil : main.map { Int($0) - 0x30 }
+        let digits = reading.mainDigits
         switch reading.symbology {
         case .ean13: return digits?.count == 13 && gs1CheckDigitIsValid(digits ?? [])
         case .upca: return digits?.count == 12 && gs1CheckDigitIsValid(digits ?? [])

@@ -15,8 +15,7 @@ public enum MarkupEscaping {
             case "'": out += "&#39;"
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
             default:
-                let v = scalar.value
-                if v < 0x20 || v == 0x7F || v == 0xFFFE || v == 0xFFFF || (0x80 ... 0x9F).contains(v) {
+                if scalar.isControlCharacter || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -31,7 +30,7 @@ public enum MarkupEscaping {
     public static func label(_ text: String, limit: Int = 40) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80 ... 0x9F).contains(scalar.value) {
+            if scalar.isControlCharacter {
                 out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             } else {
                 out.unicodeScalars.append(scalar)
@@ -39,4 +38,9 @@ public enum MarkupEscaping {
         }
         return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
     }
+}
+
+extension Unicode.Scalar {
+    /// C0 and C1 control characters and DEL: what escaping replaces or shows as an escape.
+    var isControlCharacter: Bool { value < 0x20 || value == 0x7F || (0x80 ... 0x9F).contains(value) }
 }

@@ -22,8 +22,7 @@ public enum PlainTextRenderer {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if (v < 0x20 && v != 0x0A && v != 0x09 && v != 0x0C) || v == 0x7F || (0x80 ... 0x9F).contains(v) {
+            if scalar.isControlCharacter && !["\n", "\t", "\u{0C}"].contains(scalar) {
                 out += "\u{FFFD}"
             } else {
                 out.unicodeScalars.append(scalar)
