@@ -3,7 +3,8 @@ import PackageDescription
 
 /// The OpenCV modules the shim uses; linking only these keeps start-up fast
 /// (pkg-config's `opencv4` would pull in every contrib module, VTK and Qt).
-let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect"]
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect",
+                       "opencv_videoio", "opencv_video", "opencv_tracking"]
 
 let package = Package(
     name: "analyze",
@@ -21,7 +22,7 @@ let package = Package(
         .target(
             name: "COpenCVShim",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
-            linkerSettings: (openCVLibraries + ["png", "jpeg"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVLibraries + ["png", "jpeg", "avutil"]).map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(

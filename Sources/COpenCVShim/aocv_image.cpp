@@ -193,3 +193,20 @@ extern "C" int aocv_encode_lossy(const aocv_mat *mat, int webp, int quality, uin
 }
 
 extern "C" void aocv_buffer_free(uint8_t *bytes) { std::free(bytes); }
+
+extern "C" aocv_mat *aocv_mat_new(int width, int height, uint8_t r, uint8_t g, uint8_t b, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0 || (long long)width * height > 400000000LL) throw std::runtime_error("bad canvas size");
+        return aocv_wrap(cv::Mat(height, width, CV_8UC3, cv::Scalar(b, g, r)));
+    });
+}
+
+extern "C" int aocv_mat_paste(aocv_mat *target, const aocv_mat *source, int x, int y, aocv_status *status) {
+    return aocv_guard<int>(status, 0, [&]() -> int {
+        cv::Mat src = aocv_as_bgr(source->m);
+        cv::Rect where = cv::Rect(x, y, src.cols, src.rows) & cv::Rect(0, 0, target->m.cols, target->m.rows);
+        if (where.empty()) return 1;
+        src(cv::Rect(where.x - x, where.y - y, where.width, where.height)).copyTo(target->m(where));
+        return 1;
+    });
+}

@@ -84,6 +84,7 @@ final class ProgressReporter: @unchecked Sendable {
     private func emitJSON(_ outcome: ImageOutcome) {
         let bytes: [UInt8]?
         switch outcome.result {
+        case .success where outcome.sequence != nil: return  // its frames were printed as they were analysed
         case .success(let analysis): bytes = try? JSONRenderer.encode(analysis, pretty: false)
         case .failure(let error):
             struct Failed: Encodable {

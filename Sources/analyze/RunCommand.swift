@@ -32,11 +32,14 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var requests: RequestOptionGroups
     @OptionGroup(title: "Outputs") var outputs: OutputOptionGroup
+    @OptionGroup(title: "Videos and sequences") var sequenceOptions: SequenceOptionGroup
     @OptionGroup(title: "Checks") var checks: CheckOptionGroup
     @OptionGroup(title: "Run") var runOptions: RunOptionGroup
 
     func validate() throws {
-        if inputs.isEmpty && runOptions.filesFrom == nil { throw ValidationError("give at least one image file or folder (or --files-from)") }
+        if inputs.isEmpty && runOptions.filesFrom == nil && sequenceOptions.sequences.isEmpty {
+            throw ValidationError("give at least one image or video file, folder or stream (or --files-from, --sequence)")
+        }
         // `analyze reprot`: a mistyped subcommand, not a missing image.
         if let first = inputs.first, !FileManager.default.fileExists(atPath: first), !first.contains("/"), !first.contains("."),
            let near = Analyze.subcommandNames.first(where: { Self.editDistance($0, first) <= 2 }) {
@@ -91,15 +94,20 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o")
         }
         // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
-        var sources = InputCollector.collect(arguments, excluding: [outputs.output])
+        var sources = InputCollector.collect(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
         // ...and never holds an input: outputs would overwrite or mix with the user's files.
-        if let clash = sources.first(where: { InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder }) {
+        if let clash = sources.first(where: { $0.kind != .stream && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
+                                                 || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder)) }) {
             throw ValidationError("the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o")
         }
         let shard = runOptions.shard
         if let shard { sources = sources.filter { shard.contains($0.path) } }
         let (requestSet, models) = try plannedRequests()
+        let tracking = sequenceOptions.tracking
+        if tracking != nil, tracking?.boxes.isEmpty == true, !requestSet.requests.contains(where: { TrackRequest.trackableKinds.contains($0.kind) }) {
+            throw ValidationError("--track follows what --faces, --objects, --rects or --barcodes find (or a --track-box); none of them is requested")
+        }
         let checks = self.checks.checks
         let output = outputs.options
         var runner = BatchRunner(sources: sources, requests: requestSet, output: output,
@@ -110,6 +118,9 @@ struct RunCommand: ParsableCommand {
         runner.resume = runOptions.resume
         runner.retainsObservations = false
         runner.cancellation = cancellation
+        runner.sampling = sequenceOptions.sampling
+        runner.tracking = tracking
+        if runOptions.jsonl { runner.onFrame = FrameLinePrinter().print }
 
         let progress = ProgressReporter(total: sources.count, quiet: runOptions.quiet,
                                         stdout: runOptions.jsonl ? .jsonl : runOptions.print ? .plain : nil)

@@ -155,6 +155,19 @@ final class OpenCVMat: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// A new BGR image filled with `color` (`aocv_mat_new`).
+    static func blank(width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) throws(AnalysisError) -> OpenCVMat {
+        try make(.outputFailed) { aocv_mat_new(Int32(width), Int32(height), color.r, color.g, color.b, $0) }
+    }
+
+    /// Copies `image` into this one at x,y (`aocv_mat_paste`; cut at the edges).
+    func paste(_ image: OpenCVMat, x: Int, y: Int) throws(AnalysisError) {
+        var status = aocv_status()
+        guard aocv_mat_paste(handle, image.handle, Int32(x), Int32(y), &status) != 0 else {
+            throw AnalysisError(.outputFailed, Self.message(of: &status))
+        }
+    }
+
     // MARK: Drawing (on a private copy only)
 
     typealias RGB = (r: UInt8, g: UInt8, b: UInt8)

@@ -28,6 +28,13 @@ public struct BatchRunner: Sendable {
     public var retainsObservations = true
     /// When set and cancelled, workers take no new image; the run returns the outcomes so far.
     public var cancellation: CancellationFlag?
+    /// Which frames of a sequence are analysed (`--every`, `--fps`, `--duration`, `--max-frames`).
+    public var sampling = FrameSampling()
+    /// `--track`: follow detections across the frames of sequences.
+    public var tracking: TrackRequest?
+    /// Called for every analysed frame of a sequence, on the worker's thread, in frame order
+    /// (`--jsonl` prints a line per frame).
+    public var onFrame: (@Sendable (ImageSource, FrameAnalysis) -> Void)?
 
     public init(sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
                 maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
@@ -50,12 +57,16 @@ public struct BatchRunner: Sendable {
             let hocr: Bool?
             let level: Bool?
             let coordinates: String?
+            /// Only when set, so image-only hashes stay what they were.
+            let sampling: FrameSampling?
+            let tracking: TrackRequest?
         }
         let layout = output?.layout
         let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
                           annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
                           annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil, level: layout?.level == true ? true : nil,
-                          coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue })
+                          coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue },
+                          sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
@@ -83,7 +94,8 @@ public struct BatchRunner: Sendable {
             workers.async(group: group) {
                 let engines = WorkerEngines(models: models)
                 while let index = state.next() {
-                    let outcome = process(index: index, engines: engines, optionsHash: optionsHash)
+                    let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash)
+                        : process(index: index, engines: engines, optionsHash: optionsHash)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
                     // Hand freed image buffers back to the system between images, so the peak
@@ -186,6 +198,8 @@ public struct BatchRunner: Sendable {
                     let levelled = try image.pixels.straightened(byDegrees: -angle)
                     return format == .jpeg ? try levelled.jpegData(quality: 90) : try levelled.pngData()
                 }
+            case .video, .contactSheet:
+                continue  // a sequence's (SequenceOutputWriter)
             case .json:
                 bytes = try timings.measure("render.json") { () throws(AnalysisError) in
                     try JSONRenderer.encode(analysis, coordinates: output.layout.coordinates)

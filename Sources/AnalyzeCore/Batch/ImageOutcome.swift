@@ -12,11 +12,20 @@ public struct ImageOutcome: Sendable {
     public let timings: StageTimings
     /// What the run report keeps of this image.
     public let digest: ImageDigest
+    /// For a sequence: how it was read, its tracks, and what its frames held (the `analysis`
+    /// then holds only its file, size, warnings and errors).
+    public let sequence: SequenceOutcome?
 
     init(source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String] = [],
          resumed: Bool = false, timings: StageTimings) {
         self.init(source: source, index: index, result: result, checkFailures: checkFailures, resumed: resumed, timings: timings,
-                  digest: ImageDigest(source: source, result: result, checkFailures: checkFailures))
+                  digest: ImageDigest(source: source, result: result, checkFailures: checkFailures), sequence: nil)
+    }
+
+    /// The outcome of an analysed sequence.
+    init(source: ImageSource, index: Int, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String], timings: StageTimings) {
+        self.init(source: source, index: index, result: .success(analysis), checkFailures: checkFailures, resumed: false, timings: timings,
+                  digest: ImageDigest(source: source, analysis: analysis, sequence: sequence, checkFailures: checkFailures), sequence: sequence)
     }
 
     public var analysis: ImageAnalysis? { try? result.get() }
@@ -32,11 +41,11 @@ public struct ImageOutcome: Sendable {
     func withoutObservations() -> ImageOutcome {
         guard case .success(let analysis) = result else { return self }
         return ImageOutcome(source: source, index: index, result: .success(analysis.withoutResults), checkFailures: checkFailures, resumed: resumed,
-                            timings: timings, digest: digest)
+                            timings: timings, digest: digest, sequence: sequence)
     }
 
     private init(source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String],
-                 resumed: Bool, timings: StageTimings, digest: ImageDigest) {
+                 resumed: Bool, timings: StageTimings, digest: ImageDigest, sequence: SequenceOutcome?) {
         self.source = source
         self.index = index
         self.result = result
@@ -44,5 +53,6 @@ public struct ImageOutcome: Sendable {
         self.resumed = resumed
         self.timings = timings
         self.digest = digest
+        self.sequence = sequence
     }
 }

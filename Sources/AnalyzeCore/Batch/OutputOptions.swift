@@ -117,6 +117,10 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         /// The image turned so that its horizon is level and zoomed to fill its frame (a
         /// straighten tool's crop), `<name>.level.jpg` or `.png` (the annotated image's format rule).
         case levelled
+        /// A sequence's annotated video (its analysed frames with their observations and tracks), `<name>.mp4`.
+        case video
+        /// A sequence's contact sheet: up to 12 annotated key frames, `<name>.contact.jpg`.
+        case contactSheet
     }
 
     /// The file name of `file` for the image named `outputName`, read from `input`.
@@ -128,6 +132,8 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case .rectified(let n): outputName + ".rect-\(n).png"
         case .hocr: outputName + ".hocr"
         case .levelled: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".level.jpg" : ".level.png")
+        case .video: outputName + ".mp4"
+        case .contactSheet: outputName + ".contact.jpg"
         }
     }
 
@@ -140,6 +146,14 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         if level && hasHorizon { files.append(.levelled) }
         if rectify && rectangles > 0 { files += (1 ... rectangles).map { .rectified($0) } }
         if png { files.append(.annotated) }
+        if json { files.append(.json) }
+        return files
+    }
+
+    /// Every file a sequence gets: the annotated video and contact sheet stand for the annotated image.
+    public func sequenceFiles(hasFrames: Bool = true) -> [File] {
+        var files: [File] = []
+        if png { files += hasFrames ? [.video, .contactSheet] : [.contactSheet] }
         if json { files.append(.json) }
         return files
     }

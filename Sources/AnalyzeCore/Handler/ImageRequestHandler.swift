@@ -53,22 +53,28 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings + image.decodeWarnings)
-            // A request that fails is recorded and the others still run: a page too tall for
-            // Tesseract keeps its barcodes.
-            for request in requests.requests {
-                do {
-                    let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
-                        try request.performErased(on: image, engines: engines)
-                    }
-                    analysis.set(result, for: request.kind)
-                } catch {
-                    analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
-                }
-            }
+            Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings)
             return Result(analysis: analysis, image: image, timings: timings)
         } catch var error {
             if error.file == nil { error.file = source.path }
             throw error
+        }
+    }
+
+    /// Performs every request on an upright image already decoded (an image, or a frame of a
+    /// sequence), storing each result in `analysis`. A request that fails is recorded and the others
+    /// still run: a page too tall for Tesseract keeps its barcodes.
+    static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
+                        timings: inout StageTimings) {
+        for request in requests.requests {
+            do {
+                let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
+                    try request.performErased(on: image, engines: engines)
+                }
+                analysis.set(result, for: request.kind)
+            } catch {
+                analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
+            }
         }
     }
 }

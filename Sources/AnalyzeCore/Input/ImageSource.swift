@@ -1,15 +1,33 @@
 import Foundation
 
-/// One input image: where it is, how it is named in outputs.
+/// One input: where it is, what it is, how it is named in outputs.
 public struct ImageSource: Sendable, Hashable {
-    /// The path as given on the command line or found under a directory argument.
+    /// The path as given on the command line or found under a directory argument (a stream's URL).
     public let path: String
     /// The base name for `<name>.png`, `<name>.svg`, `<name>.json`; unique within a run.
     public let outputName: String
+    /// A still image, or a sequence of frames.
+    public let kind: Kind
 
-    public init(path: String, outputName: String) {
+    /// What an input is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A still image (JPEG, PNG, TIFF, BMP, WebP, HEIF).
+        case image
+        /// A video file, read by FFmpeg.
+        case video
+        /// A folder of images read as the frames of one sequence (`--sequence`).
+        case frames
+        /// A live source: a stream URL FFmpeg reads, or a V4L2 camera.
+        case stream
+
+        /// Whether the input is a sequence of frames.
+        public var isSequence: Bool { self != .image }
+    }
+
+    public init(path: String, outputName: String, kind: Kind = .image) {
         self.path = path
         self.outputName = outputName
+        self.kind = kind
     }
 
     /// Reads the whole file once (regular files only, at most `maximumBytes`); every later stage

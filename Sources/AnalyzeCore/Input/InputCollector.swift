@@ -9,25 +9,45 @@ import Foundation
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif"]
+    /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).
+    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "ts", "wmv", "flv", "3gp"]
 
-    /// The images named by `arguments`. Folders in `excluding` (the run's output folder) are never
-    /// searched, so a run's own outputs are not analysed by the next run.
-    public static func collect(_ arguments: [String], excluding excluded: [String] = []) -> [ImageSource] {
+    /// The inputs named by `arguments`, then the folders of frames in `sequences` (`--sequence`).
+    /// Folders in `excluding` (the run's output folder) are never searched, so a run's own outputs
+    /// are not analysed by the next run. An argument with a URL scheme (`udp://…`, `rtsp://…`) or a
+    /// `/dev/video*` device is a live stream.
+    public static func collect(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = []) -> [ImageSource] {
         let skipped = Set(excluded.map(canonical))
-        var paths: [String] = []
+        var inputs: [(String, ImageSource.Kind)] = []
         var seen = Set<String>()
-        func add(_ path: String) {
-            let key = URL(fileURLWithPath: path).standardizedFileURL.path
-            if seen.insert(key).inserted { paths.append(path) }
+        func add(_ path: String, _ kind: ImageSource.Kind) {
+            let key = kind == .stream ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+            if seen.insert(key).inserted { inputs.append((path, kind)) }
         }
         for argument in arguments {
-            if FilePathBytes.isDirectory(argument) {
-                imagesUnder(directory: argument, skipping: skipped).forEach(add)
+            if isStream(argument) {
+                add(argument, .stream)
+            } else if FilePathBytes.isDirectory(argument) {
+                imagesUnder(directory: argument, skipping: skipped).forEach { add($0, kind(of: $0)) }
             } else {
-                add(argument)
+                add(argument, kind(of: argument))
             }
         }
-        return name(paths)
+        for folder in sequences { add(folder, .frames) }
+        return name(inputs)
+    }
+
+    /// Whether an argument names a live source: a URL with a scheme FFmpeg reads, or a V4L2 camera.
+    public static func isStream(_ argument: String) -> Bool {
+        if argument.hasPrefix("/dev/video") { return true }
+        guard let range = argument.range(of: "://") else { return false }
+        let scheme = argument[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") } && scheme.lowercased() != "file"
+    }
+
+    /// A file's kind by its extension: a video or (anything else) an image.
+    static func kind(of path: String) -> ImageSource.Kind {
+        videoExtensions.contains((path as NSString).pathExtension.lowercased()) ? .video : .image
     }
 
     /// The real, absolute form of a path (symlinks resolved), for comparing folders.
@@ -47,7 +67,8 @@ public enum InputCollector {
                 if entry.isDirectory {
                     if !skipped.isEmpty, skipped.contains(canonical(path)) { continue }
                     pending.append(path)
-                } else if imageExtensions.contains((entry.name as NSString).pathExtension.lowercased()) {
+                } else if imageExtensions.contains((entry.name as NSString).pathExtension.lowercased())
+                            || videoExtensions.contains((entry.name as NSString).pathExtension.lowercased()) {
                     found.append(path)
                 }
             }
@@ -62,10 +83,15 @@ public enum InputCollector {
     /// path, so names do not depend on order, jobs or shards. Whatever still collides (a hash
     /// collision) gets `-2`, `-3`… in path order.
     static func name(_ paths: [String]) -> [ImageSource] {
+        name(paths.map { ($0, ImageSource.Kind.image) })
+    }
+
+    static func name(_ inputs: [(String, ImageSource.Kind)]) -> [ImageSource] {
+        let paths = inputs.map(\.0)
         // Names the run's own files use are moved aside: `summary` → `_summary` (and `analyze report`
         // never takes an image's JSON for a shard summary).
-        let stems = paths.map { path -> String in
-            let stem = sanitizedStem(of: path)
+        let stems = inputs.map { path, kind -> String in
+            let stem = kind == .stream ? streamStem(of: path) : kind == .frames ? sanitizedStem(of: (path as NSString).lastPathComponent + ".dir") : sanitizedStem(of: path)
             return isReserved(stem) ? "_" + stem : stem
         }
         var counts: [String: Int] = [:]
@@ -86,7 +112,18 @@ public enum InputCollector {
             used.insert(name.lowercased())
             names[index] = name
         }
-        return zip(paths, names).map { ImageSource(path: $0, outputName: $1) }
+        return inputs.indices.map { ImageSource(path: inputs[$0].0, outputName: names[$0], kind: inputs[$0].1) }
+    }
+
+    /// `udp://127.0.0.1:5000?x` → `stream-127.0.0.1-5000`; `/dev/video0` → `video0`.
+    static func streamStem(of url: String) -> String {
+        if url.hasPrefix("/dev/") { return sanitizedStem(of: url + ".dev") }
+        let rest = url.range(of: "://").map { String(url[$0.upperBound...]) } ?? url
+        let host = rest.split(separator: "?").first.map(String.init) ?? rest
+        let cleaned = String(host.unicodeScalars.map { s -> Character in
+            s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == ".") ? Character(s) : "-"
+        }).split(separator: "-").joined(separator: "-")
+        return "stream-" + String(cleaned.prefix(100))
     }
 
     /// Whether a stem is one the run's own files use.
@@ -103,7 +140,8 @@ public enum InputCollector {
             if tail.count == 8 && tail.allSatisfy(\.isHexDigit) { return true }
             if lower[..<dash].hasSuffix(".rect") && !tail.isEmpty && tail.allSatisfy(\.isNumber) { return true }
         }
-        return false
+        // `x.level` and `x.contact` would take the names of image x's levelled copy and video x's contact sheet.
+        return lower.hasSuffix(".level") || lower.hasSuffix(".contact")
     }
 
     static func sanitizedStem(of path: String) -> String {

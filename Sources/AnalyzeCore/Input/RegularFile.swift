@@ -40,6 +40,12 @@ public enum RegularFile {
         return bytes
     }
 
+    /// Throws the error ``read(_:maximumBytes:)`` would when `path` is not a readable regular file
+    /// (a video is then opened by FFmpeg, which reads it itself).
+    public static func validate(_ path: String) throws(AnalysisError) {
+        close(try open(path))
+    }
+
     /// The first `count` bytes of a regular file, or nil (missing, not regular, unreadable).
     public static func head(_ path: String, count: Int) -> [UInt8]? {
         guard let fd = try? open(path) else { return nil }

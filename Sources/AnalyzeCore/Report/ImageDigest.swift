@@ -38,55 +38,96 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     /// Characters of an image's text and payloads kept for search.
     public static let searchLimit = 4000
 
+    /// For a sequence: how it was read and its tracks (absent for a still image).
+    public let sequence: SequenceDigest?
+
+    /// What the report keeps of a sequence.
+    public struct SequenceDigest: Sendable, Hashable, Codable {
+        /// `video`, `frames` or `stream`.
+        public let source: String
+        public let framesRead: Int
+        public let framesAnalysed: Int
+        public let framesDropped: Int
+        public let duration: Double?
+        /// How many tracks there were, and the longest 20 of them (by frames).
+        public let trackCount: Int
+        public let tracks: [TrackSummary]
+    }
+
     public init(source: ImageSource, result: Result<ImageAnalysis, AnalysisError>, checkFailures: [String]) {
-        file = source.path
-        outputName = source.outputName
         switch result {
         case .failure(let error):
-            status = .failed
-            errorCode = error.code.rawValue
-            errorMessage = error.message
-            self.checkFailures = []
-            orientation = nil
-            width = nil
-            height = nil
-            counts = [:]
-            payloads = []
-            textPreview = []
-            labels = [:]
-            searchText = nil
+            self.init(source: source, failure: error)
         case .success(let analysis):
-            if analysis.requestErrors.isEmpty {
-                status = checkFailures.isEmpty ? .ok : .checkFailed
-                errorCode = nil
-                errorMessage = nil
-            } else {
-                status = .partial
-                errorCode = "request-failed"
-                errorMessage = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
-                    .joined(separator: "; ")
-            }
-            self.checkFailures = checkFailures
-            orientation = analysis.orientation
-            width = analysis.width
-            height = analysis.height
-            var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [], labels: [String: [String]] = [:]
-            var searchable: [String] = []
-            for entry in analysis.results {
-                let summary = entry.result.summary
-                counts[entry.kind.rawValue] = summary.count
-                counts.merge(summary.extraCounts) { $0 + $1 }
-                payloads += summary.highlights
-                preview += summary.textPreview
-                searchable += summary.searchable + summary.labels
-                if !summary.labels.isEmpty { labels[entry.kind.rawValue] = summary.labels }
-            }
-            self.counts = counts
-            self.payloads = payloads
-            textPreview = preview
-            self.labels = labels
-            let joined = searchable.joined(separator: "\n")
-            searchText = joined.isEmpty ? nil : String(joined.prefix(Self.searchLimit))
+            self.init(source: source, analysis: analysis, summaries: analysis.results.map { ($0.kind, $0.result.summary) },
+                      checkFailures: checkFailures, sequence: nil, extraCounts: [:])
         }
+    }
+
+    private init(source: ImageSource, failure error: AnalysisError) {
+        file = source.path
+        outputName = source.outputName
+        status = .failed
+        errorCode = error.code.rawValue
+        errorMessage = error.message
+        checkFailures = []
+        orientation = nil
+        width = nil
+        height = nil
+        counts = [:]
+        payloads = []
+        textPreview = []
+        labels = [:]
+        searchText = nil
+        sequence = nil
+    }
+
+    /// The digest of an analysed sequence: its counts are summed over its analysed frames.
+    init(source: ImageSource, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String]) {
+        let longest = sequence.tracks.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.trackID < $1.trackID }.prefix(20)
+        let s = sequence.sequence
+        self.init(source: source, analysis: analysis, summaries: sequence.summaries, checkFailures: checkFailures,
+                  sequence: SequenceDigest(source: s.source.rawValue, framesRead: s.framesRead, framesAnalysed: s.framesAnalysed,
+                                           framesDropped: s.framesDropped, duration: s.duration, trackCount: sequence.tracks.count,
+                                           tracks: longest.sorted { $0.trackID < $1.trackID }),
+                  extraCounts: s.tracking == nil ? [:] : ["tracks": sequence.tracks.count])
+    }
+
+    private init(source: ImageSource, analysis: ImageAnalysis, summaries: [(kind: ObservationKind, summary: ResultSummary)], checkFailures: [String],
+                 sequence: SequenceDigest?, extraCounts: [String: Int]) {
+        file = source.path
+        outputName = source.outputName
+        self.sequence = sequence
+        if analysis.requestErrors.isEmpty {
+            status = checkFailures.isEmpty ? .ok : .checkFailed
+            errorCode = nil
+            errorMessage = nil
+        } else {
+            status = .partial
+            errorCode = "request-failed"
+            errorMessage = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
+                .joined(separator: "; ")
+        }
+        self.checkFailures = checkFailures
+        orientation = analysis.orientation
+        width = analysis.width
+        height = analysis.height
+        var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [], labels: [String: [String]] = [:]
+        var searchable: [String] = []
+        for (kind, summary) in summaries {
+            counts[kind.rawValue] = summary.count
+            counts.merge(summary.extraCounts) { $0 + $1 }
+            payloads += summary.highlights
+            preview += summary.textPreview
+            searchable += summary.searchable + summary.labels
+            if !summary.labels.isEmpty { labels[kind.rawValue] = summary.labels }
+        }
+        counts.merge(extraCounts) { $0 + $1 }
+        self.counts = counts
+        self.payloads = payloads
+        textPreview = preview
+        self.labels = labels
+        let joined = searchable.joined(separator: "\n")
+        searchText = joined.isEmpty ? nil : String(joined.prefix(Self.searchLimit))
     }
 }

@@ -15,11 +15,23 @@ extension ImageOutcome {
                 return "FAIL \(source.path): " + checkFailures.joined(separator: "; ") + " [check]"
             }
             if quiet { return nil }
+            if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             if resumed { return "ok   \(source.path): up to date (resumed)" }
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
             let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
             return "ok   \(source.path): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
         }
+    }
+
+    /// `ok   clip.avi: video 768x576, 80 of 795 frames analysed, 12 tracks; 240 faces, …`.
+    static func line(source: ImageSource, sequence outcome: SequenceOutcome, warnings: [String]) -> String {
+        let s = outcome.sequence
+        var text = "ok   \(source.path): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
+        if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
+        if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
+        let found = outcome.summaries.map { "\($0.summary.count) \($0.kind.rawValue)" }
+        if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }
+        return text + warnings.prefix(3).map { "; warning: \(MarkupEscaping.label($0, limit: 160))" }.joined()
     }
 }

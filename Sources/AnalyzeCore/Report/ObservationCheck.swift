@@ -33,6 +33,16 @@ public struct ObservationCheck: Sendable, Hashable, Codable, CustomStringConvert
             count = summary?.count ?? 0
             what = kind.rawValue
         }
+        return failure(count: count, what: what)
+    }
+
+    /// Why an input with `count` matching observations fails this check (a sequence: over all its
+    /// analysed frames), or nil when it passes.
+    public func failure(count: Int) -> String? {
+        failure(count: count, what: label.map { "\(kind.rawValue) labelled \($0)" } ?? kind.rawValue)
+    }
+
+    private func failure(count: Int, what: String) -> String? {
         switch rule {
         case .require where count == 0: return "\(description): no \(what) found"
         case .forbid where count > 0: return "\(description): \(count) \(what) found"

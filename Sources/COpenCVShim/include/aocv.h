@@ -73,6 +73,12 @@ aocv_mat *_Nullable aocv_rotate(const aocv_mat *mat, double degrees, uint8_t fil
 aocv_mat *_Nullable aocv_warp_quad(const aocv_mat *mat, const double corners[_Nonnull 8],
                                    int width, int height, aocv_status *status);
 
+/// A new BGR matrix of width × height filled with the colour r,g,b.
+aocv_mat *_Nullable aocv_mat_new(int width, int height, uint8_t r, uint8_t g, uint8_t b, aocv_status *status);
+/// Copies `source` (gray or BGR) into `target` (BGR) with its top-left corner at x,y; the part
+/// outside `target` is cut.
+int aocv_mat_paste(aocv_mat *target, const aocv_mat *source, int x, int y, aocv_status *status);
+
 /// Draws a polyline through `count` points (x,y pairs) in colour r,g,b (anti-aliased).
 void aocv_draw_polyline(aocv_mat *mat, const double *points, int count, int closed,
                         uint8_t r, uint8_t g, uint8_t b, int thickness);

@@ -1,0 +1,52 @@
+internal import COpenCVShim
+
+/// Follows one object from frame to frame with one of OpenCV contrib's trackers, like the
+/// tracker behind a `VNTrackObjectRequest`. Owned by one sequence, used on one thread.
+final class ObjectTracker {
+    private let handle: OpaquePointer
+
+    /// Starts following `box` in `frame`.
+    init(_ algorithm: TrackRequest.Algorithm, frame: OpenCVMat, box: BoundingBox) throws(AnalysisError) {
+        var status = aocv_status()
+        let xywh = [box.x, box.y, box.width, box.height]
+        let created = xywh.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            guard let base = buffer.baseAddress else { return nil }
+            return aocv_tracker_create(algorithm.code, frame.handle, base, &status)
+        }
+        guard let created else { throw AnalysisError(.engineFailed, "the tracker could not start: " + OpenCVMat.message(of: &status)) }
+        handle = created
+    }
+
+    deinit { aocv_tracker_free(handle) }
+
+    /// Where the object is in `frame`, and how much it still looks as it did when last placed
+    /// (normalised cross-correlation, 0–1); nil when the tracker lost it.
+    func update(_ frame: OpenCVMat) throws(AnalysisError) -> (box: BoundingBox, similarity: Double)? {
+        var status = aocv_status()
+        var xywh = [Double](repeating: 0, count: 4)
+        var similarity = 0.0
+        let found = xywh.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return aocv_tracker_update(handle, frame.handle, base, &similarity, &status)
+        }
+        if found < 0 { throw AnalysisError(.engineFailed, "the tracker failed: " + OpenCVMat.message(of: &status)) }
+        guard found == 1 else { return nil }
+        return (BoundingBox(x: xywh[0], y: xywh[1], width: xywh[2], height: xywh[3]), similarity)
+    }
+
+    /// Places the tracker on `box` (a re-detection corrects its drift).
+    func reset(_ frame: OpenCVMat, box: BoundingBox) throws(AnalysisError) {
+        var status = aocv_status()
+        let xywh = [box.x, box.y, box.width, box.height]
+        let ok = xywh.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            return aocv_tracker_reset(handle, frame.handle, base, &status)
+        }
+        if ok == 0 { throw AnalysisError(.engineFailed, "the tracker could not be placed: " + OpenCVMat.message(of: &status)) }
+    }
+}
+
+extension TrackRequest.Algorithm {
+    /// The shim's code for the algorithm.
+    var code: Int32 { self == .csrt ? Int32(AOCV_TRACKER_CSRT) : Int32(AOCV_TRACKER_KCF) }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Writes a sequence's outputs while its frames are analysed, so memory stays bounded whatever
+/// the video's length: `<name>.json` (frames appended one per line, then the sequence's details
+/// and tracks), the annotated video `<name>.mp4` and the contact sheet `<name>.contact.jpg`. Each
+/// is a hidden temporary file until ``finish(_:tracks:)`` renames it into place; an error or an
+/// interruption leaves none of them half-written.
+final class SequenceOutputWriter {
+    private let source: ImageSource
+    private let output: OutputOptions
+    private let json: AtomicFileWriter.Pending?
+    private var video: AtomicFileWriter.Pending?
+    private var videoWriter: VideoWriter?
+    private var contactSheet: ContactSheet?
+    private let fps: Double
+    private var framesWritten = 0
+
+    /// `fps`: the rate of the analysed frames (the annotated video plays at it).
+    init(source: ImageSource, output: OutputOptions, fps: Double) throws(AnalysisError) {
+        self.source = source
+        self.output = output
+        self.fps = fps
+        let layout = output.layout
+        json = layout.json ? try AtomicFileWriter.Pending(output.url(of: .json, for: source)) : nil
+        contactSheet = layout.png ? ContactSheet() : nil
+        if layout.png {
+            video = try AtomicFileWriter.Pending(output.url(of: .video, for: source))
+        }
+        try json?.append("{\"file\":" + Self.encodeFragment(source.path) + ",\"frames\":[\n")
+    }
+
+    /// Whether frames are drawn (for the video and the contact sheet).
+    var draws: Bool { video != nil || contactSheet != nil }
+
+    /// Appends an analysed frame: its JSON line, its annotated picture to the video, and, now and
+    /// then, to the contact sheet.
+    func add(_ frame: FrameAnalysis, image: UprightImage, timings: inout StageTimings) throws(AnalysisError) {
+        if let json {
+            let line = try timings.measure("render.json") { () throws(AnalysisError) in try encodeFrame(frame, width: image.width, height: image.height) }
+            try json.append((framesWritten > 0 ? ",\n" : "") + line)
+        }
+        framesWritten += 1
+        guard draws else { return }
+        try timings.measure("render.video") { () throws(AnalysisError) in
+            let canvas = try image.canvas(reusingPixels: true)
+            let style = AnnotationStyle(width: image.width, height: image.height)
+            for entry in frame.analysis.results {
+                (entry.result as? any AnnotationDrawable)?.draw(on: canvas, style: style)
+            }
+            for tracked in frame.tracked { tracked.draw(on: canvas, style: style) }
+            if let video {
+                if videoWriter == nil {
+                    // Even sizes: MPEG-4 Part 2 needs them.
+                    videoWriter = try VideoWriter(path: video.temporaryURL.path, codec: "mp4v", fps: fps,
+                                                  width: max(2, image.width & ~1), height: max(2, image.height & ~1))
+                }
+                try videoWriter?.write(canvas)
+            }
+            try contactSheet?.offer(canvas, caption: Self.caption(of: frame), keyFrame: frame.keyFrame)
+        }
+    }
+
+    static func caption(of frame: FrameAnalysis) -> String {
+        "frame \(frame.index)" + (frame.time.map { String(format: " %.2fs", $0) } ?? "")
+    }
+
+    /// Writes the sequence's details and tracks, and puts every file in place.
+    func finish(_ sequence: SequenceAnalysis, tracks: [TrackSummary], timings: inout StageTimings) throws(AnalysisError) {
+        try timings.measure("write") { () throws(AnalysisError) in
+            if let json {
+                let details = try JSONRenderer.encode(sequence, pretty: false)
+                let trackList = try JSONRenderer.encode(tracks, pretty: false)
+                try json.append("\n],\"schemaVersion\":\(AnalyzeVersion.schema),\"sequence\":")
+                try json.append(details)
+                try json.append(",\"toolVersion\":" + Self.encodeFragment(AnalyzeVersion.tool) + ",\"tracks\":")
+                try json.append(trackList)
+                try json.append("}\n")
+            }
+            if let contactSheet, output.layout.png {
+                let sheet = try contactSheet.render()
+                try AtomicFileWriter.write(try sheet.jpegData(quality: 85), to: output.url(of: .contactSheet, for: source))
+            }
+            videoWriter?.finish()
+            if framesWritten > 0 { try video?.commit() } else { video?.discard() }
+            // The JSON last: what exists when it exists is complete.
+            try json?.commit()
+        }
+    }
+
+    /// Removes every temporary file (the sequence failed).
+    func discard() {
+        videoWriter?.finish()
+        video?.discard()
+        json?.discard()
+    }
+
+    private func encodeFrame(_ frame: FrameAnalysis, width: Int, height: Int) throws(AnalysisError) -> String {
+        let bytes: [UInt8]
+        if output.layout.coordinates == .normalized, let key = NormalizedCoordinates.key {
+            bytes = try JSONRenderer.encode(frame, pretty: false, userInfo: [key: NormalizedCoordinates(width: width, height: height)])
+        } else {
+            bytes = try JSONRenderer.encode(frame, pretty: false)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func encodeFragment(_ string: String) -> String {
+        (try? JSONRenderer.encode([string], pretty: false)).map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+    }
+}
+
+/// Up to 12 annotated key frames spread over a sequence, as thumbnails on a grid with their
+/// frame number and time. Keeps every n-th offered key frame, doubling n whenever it holds 24,
+/// so memory is bounded and the picks stay spread over sequences of any length.
+final class ContactSheet {
+    static let thumbnailWidth = 320
+    static let columns = 4
+    static let shown = 12
+    private var kept: [(OpenCVMat, String)] = []
+    private var stride = 1
+    private var offered = 0
+
+    func offer(_ frame: OpenCVMat, caption: String, keyFrame: Bool) throws(AnalysisError) {
+        guard keyFrame else { return }
+        defer { offered += 1 }
+        guard offered % stride == 0 else { return }
+        let width = Self.thumbnailWidth, height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))
+        kept.append((try frame.resized(width: width, height: height), caption))
+        if kept.count == 2 * Self.shown {
+            kept = kept.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            stride *= 2
+        }
+    }
+
+    /// The grid: at most 12 thumbnails, evenly picked from those kept.
+    func render() throws(AnalysisError) -> OpenCVMat {
+        let picks: [(OpenCVMat, String)]
+        if kept.count <= Self.shown {
+            picks = kept
+        } else {
+            picks = (0 ..< Self.shown).map { kept[$0 * (kept.count - 1) / (Self.shown - 1)] }
+        }
+        guard let first = picks.first else { return try OpenCVMat.blank(width: Self.thumbnailWidth, height: 180, color: (40, 40, 40)) }
+        let cellW = Self.thumbnailWidth + 8, cellH = first.0.height + 30
+        let columns = min(Self.columns, picks.count), rows = (picks.count + Self.columns - 1) / Self.columns
+        let sheet = try OpenCVMat.blank(width: columns * cellW + 8, height: rows * cellH + 8, color: (32, 32, 32))
+        for (n, pick) in picks.enumerated() {
+            let x = 8 + (n % Self.columns) * cellW, y = 8 + (n / Self.columns) * cellH
+            try sheet.paste(pick.0, x: x, y: y)
+            sheet.drawLabel(pick.1, at: PixelPoint(x: Double(x), y: Double(y + pick.0.height + 4)), scale: 0.45, color: (230, 230, 230))
+        }
+        return sheet
+    }
+}

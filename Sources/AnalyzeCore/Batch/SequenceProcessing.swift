@@ -1,0 +1,124 @@
+import Foundation
+
+extension BatchRunner {
+    /// Analyses one sequence (a video, a folder of frames, a live stream) frame by frame with a
+    /// ``SequenceRequestHandler``, writing its outputs as it goes; never throws: errors become the
+    /// outcome. Frames read before a read error are analysed and written, and the error is
+    /// reported (`read` in the outcome's request errors), so the input counts as failed.
+    func processSequence(index: Int, engines: WorkerEngines, optionsHash: String) -> ImageOutcome {
+        let source = sources[index]
+        var timings = StageTimings()
+        var writer: SequenceOutputWriter?
+        do throws(AnalysisError) {
+            let frames: any FrameSource = try timings.measure("open") { () throws(AnalysisError) -> any FrameSource in
+                switch source.kind {
+                case .frames: try FolderFrameSource(folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
+                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels)
+                case .video, .image: try VideoFrameSource(path: source.path, maximumPixels: maximumPixels)
+                }
+            }
+            defer { frames.close() }
+            let handler = SequenceRequestHandler(requests: requests, tracking: tracking)
+            var selector = FrameSelector(sampling)
+            var sequence = SequenceAnalysis(file: source.path, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
+                                            sampling: sampling, tracking: tracking)
+            sequence.declaredFPS = frames.declaredFPS.map { ($0 * 1000).rounded() / 1000 }
+            sequence.declaredFrames = frames.declaredFrames
+            sequence.optionsHash = optionsHash
+            // The annotated video plays the analysed frames at their own rate.
+            let rate = sampling.fps ?? frames.declaredFPS.map { $0 / Double(sampling.every) } ?? 10
+            if let output { writer = try SequenceOutputWriter(source: source, output: output, fps: max(1, rate)) }
+            var summary = SequenceSummaryAccumulator()
+            var firstTime: Double?, lastTime: Double?
+            while cancellation?.isCancelled != true {
+                guard let frame = timings.measure("decode", { frames.next(&selector) }) else { break }
+                if sequence.framesAnalysed == 0 {
+                    sequence.width = frame.image.width
+                    sequence.height = frame.image.height
+                }
+                if firstTime == nil { firstTime = frame.time }
+                lastTime = frame.time ?? lastTime
+                let result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, timings: &timings)
+                sequence.framesAnalysed += 1
+                summary.add(result)
+                if let onFrame { onFrame(source, result) }
+                try writer?.add(result, image: frame.image, timings: &timings)
+            }
+            if cancellation?.isCancelled == true { frames.close() }
+            sequence.warnings = frames.takeWarnings()
+            sequence.framesRead = frames.framesRead
+            sequence.framesDropped = frames.framesDropped
+            sequence.readError = frames.readError
+            if let firstTime, let lastTime { sequence.duration = ((lastTime - firstTime) * 1000).rounded() / 1000 }
+            guard sequence.framesAnalysed > 0 || (sequence.readError == nil && sequence.framesRead > 0) else {
+                writer?.discard()
+                throw AnalysisError(.undecodable, sequence.readError ?? "no frame could be read" + (sequence.warnings.first.map { ": \($0)" } ?? ""))
+            }
+            let tracks = handler.finish()
+            try writer?.finish(sequence, tracks: tracks, timings: &timings)
+            var analysis = ImageAnalysis(file: source.path, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
+            analysis.optionsHash = optionsHash
+            analysis.requestErrors = summary.requestErrors
+            if let readError = sequence.readError { analysis.requestErrors["read"] = ImageAnalysis.RequestError(code: AnalysisError.Code.undecodable.rawValue, message: readError) }
+            let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries)
+            let checkFailures = checks.compactMap { $0.failure(count: outcomeSequence.count(of: $0.kind, label: $0.label)) }
+            return ImageOutcome(source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures, timings: timings)
+        } catch {
+            writer?.discard()
+            var error = error
+            if error.file == nil { error.file = source.path }
+            return ImageOutcome(source: source, index: index, result: .failure(error), timings: timings)
+        }
+    }
+}
+
+/// What a run keeps of an analysed sequence: how it was read, its tracks, and what its frames
+/// held in all, per kind (summed over the analysed frames).
+public struct SequenceOutcome: Sendable {
+    public let sequence: SequenceAnalysis
+    public let tracks: [TrackSummary]
+    /// Per kind, in the order the requests ran: counts summed over frames, labels, payloads and
+    /// text gathered without repeats.
+    public let summaries: [(kind: ObservationKind, summary: ResultSummary)]
+
+    /// Observations of `kind` over all analysed frames (with `label`: only those so labelled).
+    public func count(of kind: ObservationKind, label: String?) -> Int {
+        guard let summary = summaries.first(where: { $0.kind == kind })?.summary else { return 0 }
+        guard let label else { return summary.count }
+        return summary.labels.filter { ObservationCheck.label($0, matches: label) }.count
+    }
+}
+
+/// Sums the frames' results of a sequence as they are analysed (bounded: distinct labels,
+/// payloads and text lines are capped).
+struct SequenceSummaryAccumulator {
+    private(set) var summaries: [(kind: ObservationKind, summary: ResultSummary)] = []
+    private(set) var requestErrors: [String: ImageAnalysis.RequestError] = [:]
+
+    mutating func add(_ frame: FrameAnalysis) {
+        for (kind, error) in frame.analysis.requestErrors where requestErrors[kind] == nil { requestErrors[kind] = error }
+        for entry in frame.analysis.results {
+            let s = entry.result.summary
+            if let i = summaries.firstIndex(where: { $0.kind == entry.kind }) {
+                var total = summaries[i].summary
+                total.count += s.count
+                total.extraCounts.merge(s.extraCounts) { $0 + $1 }
+                Self.merge(&total.labels, s.labels, limit: 200)
+                Self.merge(&total.highlights, s.highlights, limit: 20)
+                Self.merge(&total.textPreview, s.textPreview, limit: 5)
+                Self.merge(&total.searchable, s.searchable, limit: 400)
+                summaries[i].summary = total
+            } else {
+                var first = s
+                // Labels once each: "person" in 300 frames is one label to filter on.
+                first.labels = []
+                Self.merge(&first.labels, s.labels, limit: 200)
+                summaries.append((entry.kind, first))
+            }
+        }
+    }
+
+    private static func merge(_ list: inout [String], _ more: [String], limit: Int) {
+        for item in more where list.count < limit && !list.contains(item) { list.append(item) }
+    }
+}

@@ -1,0 +1,210 @@
+/// Performs requests on the frames of one sequence, in order, keeping what must survive from
+/// frame to frame, like `VNSequenceRequestHandler`: the trackers of `--track` and their tracks.
+///
+/// Each frame is handed over upright and decoded once; the still requests run on it (on every
+/// frame, or on key frames only when tracking), then the trackers follow their objects into it.
+/// One handler per sequence, used by one worker thread.
+public final class SequenceRequestHandler {
+    public let requests: RequestSet
+    public let tracking: TrackRequest?
+    private var tracks: [LiveTrack] = []
+    private var finished: [TrackSummary] = []
+    private var nextTrackID = 1
+    private var analysedFrames = 0
+
+    public init(requests: RequestSet, tracking: TrackRequest?) {
+        self.requests = requests
+        self.tracking = tracking
+    }
+
+    /// A track being followed.
+    private final class LiveTrack {
+        let id: Int
+        let kind: String
+        let label: String?
+        let tracker: ObjectTracker
+        var box: BoundingBox
+        var misses = 0
+        var frames = 0
+        var detections = 0
+        var confidenceSum = 0.0
+        let firstFrame: Int
+        let firstTime: Double?
+        var lastFrame: Int
+        var lastTime: Double?
+
+        init(id: Int, kind: String, label: String?, tracker: ObjectTracker, box: BoundingBox, frame: Int, time: Double?) {
+            self.id = id
+            self.kind = kind
+            self.label = label
+            self.tracker = tracker
+            self.box = box
+            firstFrame = frame
+            firstTime = time
+            lastFrame = frame
+            lastTime = time
+        }
+
+        func seen(_ box: BoundingBox, confidence: Double, frame: Int, time: Double?, detected: Bool) -> TrackedObjectObservation {
+            self.box = box
+            frames += 1
+            confidenceSum += confidence
+            if detected { detections += 1 }
+            lastFrame = frame
+            lastTime = time
+            return TrackedObjectObservation(trackID: id, kind: kind, label: label, boundingBox: box, confidence: confidence,
+                                            source: detected ? .detected : .tracked)
+        }
+
+        func summary(_ end: TrackSummary.End) -> TrackSummary {
+            TrackSummary(trackID: id, kind: kind, label: label, firstFrame: firstFrame, lastFrame: lastFrame, firstTime: firstTime, lastTime: lastTime,
+                         frames: frames, detections: detections, meanConfidence: frames > 0 ? confidenceSum / Double(frames) : 0, end: end)
+        }
+    }
+
+    /// Whether the still requests run on the next analysed frame.
+    public var nextIsKeyFrame: Bool {
+        guard let tracking else { return true }
+        return analysedFrames % tracking.redetectEvery == 0
+    }
+
+    /// Analyses one frame: the still requests when it is a key frame, then tracking.
+    func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, timings: inout StageTimings) -> FrameAnalysis {
+        let keyFrame = nextIsKeyFrame
+        analysedFrames += 1
+        var analysis = ImageAnalysis(file: "", orientation: 1, width: frame.width, height: frame.height)
+        if keyFrame {
+            ImageRequestHandler.perform(requests, on: frame, engines: engines, into: &analysis, timings: &timings)
+        }
+        var result = FrameAnalysis(index: index, time: time, keyFrame: keyFrame, analysis: analysis)
+        if let tracking {
+            do {
+                result.tracked = try timings.measure("track") { () throws(AnalysisError) in
+                    try track(frame, analysis: analysis, keyFrame: keyFrame, index: index, time: time, tracking: tracking)
+                }
+            } catch {
+                result.analysis.requestErrors["track"] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
+            }
+        }
+        return result
+    }
+
+    /// Every track, in ID order, once the sequence is over (tracks still followed end as `sequence-ended`).
+    public func finish() -> [TrackSummary] {
+        finished += tracks.map { $0.summary(.sequenceEnded) }
+        tracks = []
+        return finished.sorted { $0.trackID < $1.trackID }
+    }
+
+    /// A detection a track can start from or be confirmed by.
+    private struct Detection {
+        let kind: String
+        let label: String?
+        let box: BoundingBox
+        let confidence: Double
+    }
+
+    private func track(_ frame: UprightImage, analysis: ImageAnalysis, keyFrame: Bool, index: Int, time: Double?,
+                       tracking: TrackRequest) throws(AnalysisError) -> [TrackedObjectObservation] {
+        var observed: [Int: TrackedObjectObservation] = [:]
+        // The first analysed frame starts the --track-box tracks.
+        if analysedFrames == 1 {
+            for box in tracking.boxes {
+                let clipped = Self.clip(box, width: frame.width, height: frame.height)
+                guard clipped.width >= 2, clipped.height >= 2 else { continue }
+                let track = LiveTrack(id: takeID(), kind: "box", label: nil, tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped),
+                                      box: clipped, frame: index, time: time)
+                tracks.append(track)
+                observed[track.id] = track.seen(clipped, confidence: 1, frame: index, time: time, detected: true)
+            }
+        }
+        // Every live track follows its object into this frame.
+        var kept: [LiveTrack] = []
+        for track in tracks where observed[track.id] == nil {
+            if let (box, similarity) = try track.tracker.update(frame.pixels), similarity >= tracking.minimumSimilarity {
+                observed[track.id] = track.seen(Self.clip(box, width: frame.width, height: frame.height), confidence: similarity,
+                                                frame: index, time: time, detected: false)
+                kept.append(track)
+            } else {
+                finished.append(track.summary(.lost))
+            }
+        }
+        kept += tracks.filter { track in observed[track.id] != nil && !kept.contains { $0 === track } }
+        tracks = kept.sorted { $0.id < $1.id }
+
+        if keyFrame {
+            let detections = self.detections(in: analysis, tracking: tracking)
+            // Greedy matching by overlap, best pairs first (same kind; same label when both have one).
+            var pairs: [(overlap: Double, track: Int, detection: Int)] = []
+            for (t, track) in tracks.enumerated() where track.kind != "box" {
+                for (d, detection) in detections.enumerated() where detection.kind == track.kind && (track.label == nil || detection.label == nil || track.label == detection.label) {
+                    let overlap = track.box.intersectionOverUnion(detection.box)
+                    if overlap >= tracking.minimumOverlap { pairs.append((overlap, t, d)) }
+                }
+            }
+            pairs.sort { $0.overlap != $1.overlap ? $0.overlap > $1.overlap : ($0.track, $0.detection) < ($1.track, $1.detection) }
+            var matchedTracks = Set<Int>(), matchedDetections = Set<Int>()
+            for pair in pairs where !matchedTracks.contains(pair.track) && !matchedDetections.contains(pair.detection) {
+                matchedTracks.insert(pair.track)
+                matchedDetections.insert(pair.detection)
+                let track = tracks[pair.track], detection = detections[pair.detection]
+                try track.tracker.reset(frame.pixels, box: detection.box)
+                track.misses = 0
+                // Replaces the tracked box of this frame by the detection.
+                track.frames -= 1
+                track.confidenceSum -= observed[track.id]?.confidence ?? 0
+                observed[track.id] = track.seen(detection.box, confidence: detection.confidence, frame: index, time: time, detected: true)
+            }
+            var remaining: [LiveTrack] = []
+            for (t, track) in tracks.enumerated() {
+                if track.kind == "box" || matchedTracks.contains(t) {
+                    remaining.append(track)
+                    continue
+                }
+                track.misses += 1
+                if track.misses >= tracking.maximumMisses {
+                    observed[track.id] = nil
+                    track.frames -= 1
+                    finished.append(track.summary(.notRedetected))
+                } else {
+                    remaining.append(track)
+                }
+            }
+            tracks = remaining
+            for (d, detection) in detections.enumerated() where !matchedDetections.contains(d) {
+                let clipped = Self.clip(detection.box, width: frame.width, height: frame.height)
+                guard clipped.width >= 2, clipped.height >= 2 else { continue }
+                let track = LiveTrack(id: takeID(), kind: detection.kind, label: detection.label,
+                                      tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped), box: clipped, frame: index, time: time)
+                tracks.append(track)
+                observed[track.id] = track.seen(clipped, confidence: detection.confidence, frame: index, time: time, detected: true)
+            }
+        }
+        return observed.values.sorted { $0.trackID < $1.trackID }
+    }
+
+    private func takeID() -> Int {
+        defer { nextTrackID += 1 }
+        return nextTrackID
+    }
+
+    /// The boxes of the kinds that start tracks, in the order the requests ran and found them.
+    private func detections(in analysis: ImageAnalysis, tracking: TrackRequest) -> [Detection] {
+        let kinds = tracking.kinds.isEmpty ? TrackRequest.trackableKinds : tracking.kinds
+        var found: [Detection] = []
+        for entry in analysis.results where kinds.contains(entry.kind) {
+            guard let result = entry.result as? any TrackableResult else { continue }
+            for observation in result.trackables {
+                found.append(Detection(kind: entry.kind.rawValue, label: observation.trackLabel, box: observation.boundingBox,
+                                       confidence: observation.confidence))
+            }
+        }
+        return found
+    }
+
+    static func clip(_ box: BoundingBox, width: Int, height: Int) -> BoundingBox {
+        let x0 = min(max(box.x, 0), Double(width)), y0 = min(max(box.y, 0), Double(height))
+        let x1 = min(max(box.maxX, 0), Double(width)), y1 = min(max(box.maxY, 0), Double(height))
+        return BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

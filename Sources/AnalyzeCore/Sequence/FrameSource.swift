@@ -1,0 +1,193 @@
+import Foundation
+
+/// One frame read from a sequence, upright, with its place in the sequence.
+struct SourceFrame {
+    /// Index in the source, from 0.
+    let index: Int
+    /// Seconds from the start; nil when the source has no times.
+    let time: Double?
+    let image: UprightImage
+}
+
+/// Where the frames of a sequence come from: a video file, a folder of images, a live stream.
+/// Read by one worker thread, in order; frames not selected by the ``FrameSelector`` are skipped
+/// as cheaply as the source allows.
+protocol FrameSource: AnyObject {
+    var kind: SequenceAnalysis.SequenceKind { get }
+    var declaredFPS: Double? { get }
+    var declaredFrames: Int? { get }
+    /// Frames read so far (analysed or skipped), and frames dropped because they arrived while
+    /// another was being analysed (live sources).
+    var framesRead: Int { get }
+    var framesDropped: Int { get }
+    /// The next frame to analyse; nil when the sequence is over, the selector says stop, or
+    /// reading failed (then ``readError`` says why).
+    func next(_ selector: inout FrameSelector) -> SourceFrame?
+    /// Why reading stopped before the end; nil when it did not.
+    var readError: String? { get }
+    /// Problems met while reading since the last call (FFmpeg's error lines, unreadable frames).
+    func takeWarnings() -> [String]
+    /// Stops reading (a live source stops its reader).
+    func close()
+}
+
+/// The frames of a video file, decoded by FFmpeg one after the other.
+final class VideoFrameSource: FrameSource {
+    let kind = SequenceAnalysis.SequenceKind.video
+    private let capture: VideoCapture
+    private let path: String
+    private(set) var framesRead = 0
+    let framesDropped = 0
+    private(set) var readError: String?
+    private var warnings: [String] = []
+    private var ffmpegLines = 0
+    private var lastTime: Double?
+
+    var declaredFPS: Double? { capture.declaredFPS }
+    var declaredFrames: Int? { capture.declaredFrameCount }
+
+    init(path: String, maximumPixels: Int) throws(AnalysisError) {
+        // A directory, a FIFO or a device is not read as a video file.
+        try RegularFile.validate(path)
+        self.path = path
+        capture = try VideoCapture(path)
+        guard capture.width > 0, capture.height > 0 else { throw AnalysisError(.undecodable, "the video has no frame size") }
+        guard capture.width * capture.height <= maximumPixels else {
+            throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels (raise it with --max-pixels)")
+        }
+    }
+
+    func next(_ selector: inout FrameSelector) -> SourceFrame? {
+        while true {
+            guard let time = capture.grab() else {
+                collectLog()
+                // The container said more frames than could be read: truncated or damaged. Some
+                // containers only estimate their count, so a few frames short is not an error.
+                if let declared = declaredFrames, framesRead < declared - max(2, declared / 100) {
+                    readError = "the video ended after \(framesRead) of its \(declared) frames: it is truncated or damaged"
+                        + (warnings.last.map { " (FFmpeg: \($0))" } ?? "")
+                }
+                return nil
+            }
+            let index = framesRead
+            framesRead += 1
+            // Without a timestamp, the frame's place at the declared rate.
+            let seconds = time ?? declaredFPS.map { Double(index) / $0 }
+            lastTime = seconds
+            switch selector.decide(index: index, time: seconds) {
+            case .stop: return nil
+            case .skip: continue
+            case .analyse:
+                do {
+                    let pixels = try capture.retrieve()
+                    return SourceFrame(index: index, time: seconds, image: UprightImage(pixels: pixels, orientation: .up))
+                } catch {
+                    note("frame \(index): \(error.message)")
+                }
+            }
+        }
+    }
+
+    private func collectLog() {
+        let (lines, total) = capture.takeLog()
+        ffmpegLines += total
+        for line in lines { note("FFmpeg: \(line)") }
+    }
+
+    private func note(_ warning: String) {
+        // At most 20 distinct lines per video: a damaged stream repeats the same complaint per frame.
+        if warnings.count < 20 && !warnings.contains(warning) { warnings.append(warning) }
+    }
+
+    func takeWarnings() -> [String] {
+        collectLog()
+        defer { warnings = [] }
+        return warnings
+    }
+
+    func close() {}
+}
+
+/// A folder of images read as the frames of one sequence (`--sequence DIR`), in natural name
+/// order (`frame2` before `frame10`). Each frame is decoded and oriented as a still image is; a
+/// frame that cannot be read is noted and skipped.
+final class FolderFrameSource: FrameSource {
+    let kind = SequenceAnalysis.SequenceKind.frames
+    let declaredFPS: Double? = nil
+    let framesDropped = 0
+    let readError: String? = nil
+    private let paths: [String]
+    private let maximumPixels: Int
+    private let maximumBytes: Int
+    private(set) var framesRead = 0
+    private var warnings: [String] = []
+
+    var declaredFrames: Int? { paths.count }
+
+    init(folder: String, maximumPixels: Int, maximumBytes: Int) throws(AnalysisError) {
+        guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
+        paths = FilePathBytes.entries(of: folder)
+            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
+            .map(\.name)
+            .sorted(by: Self.naturalOrder)
+            .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+        guard !paths.isEmpty else { throw AnalysisError(.missingFile, "the folder holds no images") }
+        self.maximumPixels = maximumPixels
+        self.maximumBytes = maximumBytes
+    }
+
+    /// `a2` before `a10`: runs of digits compare by value, the rest by Unicode scalars.
+    static func naturalOrder(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            if x[i].properties.numericType == .decimal && x[i].isASCII && y[j].properties.numericType == .decimal && y[j].isASCII {
+                var ei = i, ej = j
+                while ei < x.count && x[ei].isASCII && x[ei].properties.numericType == .decimal { ei += 1 }
+                while ej < y.count && y[ej].isASCII && y[ej].properties.numericType == .decimal { ej += 1 }
+                let nx = String(String.UnicodeScalarView(x[i ..< ei])).drop { $0 == "0" }
+                let ny = String(String.UnicodeScalarView(y[j ..< ej])).drop { $0 == "0" }
+                if nx.count != ny.count { return nx.count < ny.count }
+                if nx != ny { return nx < ny }
+                i = ei
+                j = ej
+            } else {
+                if x[i] != y[j] { return x[i].value < y[j].value }
+                i += 1
+                j += 1
+            }
+        }
+        if x.count - i != y.count - j { return x.count - i < y.count - j }
+        return a < b
+    }
+
+    func next(_ selector: inout FrameSelector) -> SourceFrame? {
+        while framesRead < paths.count {
+            let index = framesRead
+            framesRead += 1
+            switch selector.decide(index: index, time: nil) {
+            case .stop: return nil
+            case .skip: continue
+            case .analyse:
+                let path = paths[index]
+                do {
+                    let bytes = try RegularFile.read(path, maximumBytes: maximumBytes)
+                    let orientation: ImageOrientation
+                    if case .valid(let o) = ExifOrientationReader.orientationTag(in: bytes), !HEIFDecoder.isHEIF(bytes) { orientation = o } else { orientation = .up }
+                    let image = try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
+                    return SourceFrame(index: index, time: nil, image: image)
+                } catch {
+                    if warnings.count < 20 { warnings.append("frame \(index) (\((path as NSString).lastPathComponent)): \(error.message) [\(error.code)]") }
+                }
+            }
+        }
+        return nil
+    }
+
+    func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
+    func close() {}
+}

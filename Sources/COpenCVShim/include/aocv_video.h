@@ -1,0 +1,71 @@
+// aocv video: reading video files, streams and cameras (cv::VideoCapture), writing annotated video
+// (cv::VideoWriter) and following objects across frames (OpenCV contrib's CSRT and KCF trackers).
+// Every function catches every C++ exception (see aocv.h). FFmpeg's own log lines never reach
+// stderr: the ones of error level or worse, logged on the calling thread, are kept in the handle
+// and returned by aocv_video_take_log.
+#ifndef AOCV_VIDEO_H
+#define AOCV_VIDEO_H
+
+#include "aocv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma clang assume_nonnull begin
+
+/// An open video source. Free with aocv_video_close.
+typedef struct aocv_video aocv_video;
+
+/// Opens a video file or a stream URL FFmpeg reads (udp://, rtsp://, http://…) with OpenCV's FFmpeg
+/// backend, or a V4L2 camera when `source` is a /dev/video* path. Opening and every read give up
+/// after the timeouts (milliseconds; FFmpeg sources only), so a stalled stream or a damaged file
+/// never hangs.
+aocv_video *_Nullable aocv_video_open(const char *source, int open_timeout_ms, int read_timeout_ms, aocv_status *status);
+/// What the container says: frames per second (0 when unknown), frame count (0 when unknown or a
+/// stream), and the frame size.
+void aocv_video_info(const aocv_video *video, double *fps, double *frame_count, int *width, int *height);
+/// Reads and decodes the next frame without converting it (cheap skipping). Returns 1 when a frame
+/// was read, 0 at the end of the stream or when reading failed. `time_ms` receives its presentation time.
+int aocv_video_grab(aocv_video *video, double *time_ms);
+/// The frame last grabbed, as 8-bit BGR (or gray); nullptr when it cannot be converted.
+aocv_mat *_Nullable aocv_video_retrieve(aocv_video *video, aocv_status *status);
+/// Moves FFmpeg's error lines logged since the last call into `text` (one per line, NUL-terminated,
+/// cut at `capacity`); returns how many lines were logged in all since the last call.
+int aocv_video_take_log(aocv_video *video, char *text, size_t capacity);
+void aocv_video_close(aocv_video *_Nullable video);
+
+/// A video being written. Free with aocv_video_writer_close (which finishes the file).
+typedef struct aocv_video_writer aocv_video_writer;
+
+/// Starts writing `path` with the four-character codec `fourcc` (e.g. "mp4v", "MJPG") through FFmpeg.
+aocv_video_writer *_Nullable aocv_video_writer_open(const char *path, const char *fourcc, double fps, int width, int height,
+                                                   aocv_status *status);
+/// Appends a frame (resized to the writer's size if it differs; gray expanded to BGR).
+int aocv_video_writer_write(aocv_video_writer *writer, const aocv_mat *frame, aocv_status *status);
+/// Finishes the file and frees the writer.
+void aocv_video_writer_close(aocv_video_writer *_Nullable writer);
+
+/// A single-object tracker. Free with aocv_tracker_free.
+typedef struct aocv_tracker aocv_tracker;
+
+/// Tracker algorithms.
+enum { AOCV_TRACKER_CSRT = 0, AOCV_TRACKER_KCF = 1 };
+
+/// Starts following the box x, y, width, height (pixels of `frame`).
+aocv_tracker *_Nullable aocv_tracker_create(int kind, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);
+/// Follows the object into `frame`. Returns 1 and sets `box` and `similarity` (the normalised
+/// cross-correlation, 0–1, of the box's gray pixels with the object's appearance when it was last
+/// placed) when the tracker found it; 0 when it lost it; -1 on error (status says why).
+int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame, double box[_Nonnull 4], double *similarity, aocv_status *status);
+/// Places the tracker on a new box (a re-detection): a fresh tracker and appearance there.
+int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);
+void aocv_tracker_free(aocv_tracker *_Nullable tracker);
+
+#pragma clang assume_nonnull end
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
