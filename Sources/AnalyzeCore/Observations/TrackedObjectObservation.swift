@@ -12,8 +12,9 @@ public struct TrackedObjectObservation: Sendable, Hashable, Codable {
     public let label: String?
     public let boundingBox: BoundingBox
     /// On a key frame where a detection placed the track, that detection's confidence; on the
-    /// frames between, how much the box still looks as the object did when last placed
-    /// (normalised cross-correlation, 0–1).
+    /// frames between, how much the box still looks like the object's recent appearance
+    /// (normalised cross-correlation of 32×32 gray copies, 0–1; the appearance is set by each
+    /// detection and follows slow change).
     public let confidence: Double
     /// `detected` when a detection placed the box on this frame, `tracked` when the tracker followed it.
     public let source: Source
@@ -56,6 +57,8 @@ public struct TrackSummary: Sendable, Hashable, Codable {
         case lost
         /// Detections on several key frames in a row did not find it where the tracker was.
         case notRedetected = "not-redetected"
+        /// The video cut to another shot.
+        case sceneCut = "scene-cut"
         /// It was still followed when the sequence ended.
         case sequenceEnded = "sequence-ended"
     }
@@ -67,8 +70,8 @@ public struct TrackSummary: Sendable, Hashable, Codable {
         self.label = label
         self.firstFrame = firstFrame
         self.lastFrame = lastFrame
-        self.firstTime = firstTime
-        self.lastTime = lastTime
+        self.firstTime = firstTime.map { ($0 * 1000).rounded() / 1000 }
+        self.lastTime = lastTime.map { ($0 * 1000).rounded() / 1000 }
         self.frames = frames
         self.detections = detections
         self.meanConfidence = meanConfidence.roundedConfidence

@@ -104,17 +104,19 @@ public enum HTMLReportRenderer {
         let labels = d.labels.sorted { $0.key < $1.key }.flatMap(\.value).map { $0.lowercased() }
         var out = "<article class=\"card \(d.status.rawValue)\" data-kinds=\"\(present.joined(separator: " "))\" data-status=\"\(d.status.rawValue)\""
         // What the detail view shows: the input under the SVG overlay (layers by fragment), or the annotated image.
-        let showsInput = outputs.svg && card.inputHref != nil
+        let showsInput = outputs.svg && card.inputHref != nil && d.sequence == nil
             && browserImageExtensions.contains((d.file as NSString).pathExtension.lowercased())
+        // A sequence shows its contact sheet where an image shows its annotated copy.
+        let picture: OutputLayout.File = d.sequence == nil ? .annotated : .contactSheet
         if showsInput, let input = card.inputHref {
             out += " data-photo=\"\(e(input))\" data-overlay=\"\(link(.overlay))\""
         } else if outputs.png {
-            out += " data-photo=\"\(link(.annotated))\""
+            out += " data-photo=\"\(link(picture))\""
         }
         if outputs.json { out += " data-json=\"\(link(.json))\"" }
         out += " data-labels=\"\(e(labels.joined(separator: "|")))\" data-search=\"\(e((d.searchText ?? "").lowercased()))\">\n"
         if d.status != .failed && outputs.png {
-            out += "<a href=\"\(link(.annotated))\"><img loading=\"lazy\" src=\"\(link(.annotated))\" alt=\"annotated \(e(d.file))\"></a>\n"
+            out += "<a href=\"\(link(d.sequence == nil ? .annotated : .video))\"><img loading=\"lazy\" src=\"\(link(picture))\" alt=\"annotated \(e(d.file))\"></a>\n"
         }
         out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
         if d.status != .failed { out += "<button type=\"button\" class=\"details\">Details</button>\n" }
@@ -122,7 +124,9 @@ public enum HTMLReportRenderer {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"
         } else {
             if d.status == .partial { out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n" }
-            let links: [(Bool, OutputLayout.File, String)] = [(outputs.png, .annotated, "PNG"), (outputs.svg, .overlay, "SVG"), (outputs.json, .json, "JSON")]
+            let links: [(Bool, OutputLayout.File, String)] = d.sequence != nil
+                ? [(outputs.png, .video, "video"), (outputs.png, .contactSheet, "contact sheet"), (outputs.json, .json, "JSON")]
+                : [(outputs.png, .annotated, "PNG"), (outputs.svg, .overlay, "SVG"), (outputs.json, .json, "JSON")]
             out += "<p class=\"links\">" + links.filter(\.0).map { "<a href=\"\(link($0.1))\">\($0.2)</a>" }.joined(separator: " ")
             if let w = d.width, let h = d.height { out += " <span class=\"size\">\(w)×\(h)</span>" }
             if let o = d.orientation, o != 1 { out += " <span class=\"orientation\">orientation \(o)</span>" }
@@ -131,6 +135,7 @@ public enum HTMLReportRenderer {
                 out += "<li class=\"\(kind.rawValue)\">\(kind.rawValue): \(d.counts[kind.rawValue] ?? 0)</li>"
             }
             out += "</ul>\n"
+            if let sequence = d.sequence { out += Self.sequenceSummary(sequence) }
             for failure in d.checkFailures { out += "<p class=\"check-failure\">\(e(failure))</p>\n" }
             if !d.payloads.isEmpty {
                 out += "<ul class=\"payloads\">" + d.payloads.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n"
@@ -140,6 +145,23 @@ public enum HTMLReportRenderer {
             }
         }
         return out + "</article>\n"
+    }
+
+    /// A sequence's frames and tracks: `video, 80 of 795 frames analysed, 12 tracks`, then the
+    /// longest tracks (ID, what, first and last frame, why it ended).
+    static func sequenceSummary(_ s: ImageDigest.SequenceDigest) -> String {
+        let e = MarkupEscaping.escape
+        var out = "<p class=\"sequence\">\(e(s.source)), \(s.framesAnalysed) of \(s.framesRead) frames analysed"
+        if s.framesDropped > 0 { out += ", \(s.framesDropped) dropped" }
+        if let duration = s.duration { out += String(format: ", %.1f s", duration) }
+        out += ", \(s.trackCount) track(s)</p>\n"
+        guard !s.tracks.isEmpty else { return out }
+        out += "<table class=\"tracks\"><tr><th>track</th><th>what</th><th>frames</th><th>end</th></tr>"
+        for t in s.tracks {
+            let what = t.label.map { "\(t.kind): \($0)" } ?? t.kind
+            out += "<tr><td>#\(t.trackID)</td><td>\(e(MarkupEscaping.label(what, limit: 60)))</td><td>\(t.firstFrame)–\(t.lastFrame)</td><td>\(e(t.end.rawValue))</td></tr>"
+        }
+        return out + "</table>\n"
     }
 
     /// The run itself: version, options, and two small bar charts: observations per kind, and
@@ -257,6 +279,7 @@ public enum HTMLReportRenderer {
     .card img{width:100%;max-height:220px;object-fit:contain;background:#eee}
     .card h3{font-size:13px;margin:6px 0;word-break:break-all}.counts{list-style:none;padding:0;margin:4px 0;display:flex;flex-wrap:wrap;gap:6px}
     .counts li{padding:0 6px;border-radius:8px;background:#eef;font-size:12px}
+    .tracks{font-size:12px;border-collapse:collapse}.tracks td,.tracks th{padding:0 6px;text-align:left}.sequence{font-size:12px;margin:4px 0}
     .payloads{margin:4px 0;padding-left:18px;font-family:monospace;font-size:12px;word-break:break-all}
     pre.text{white-space:pre-wrap;font-size:12px;background:#f8f8f8;padding:4px;margin:4px 0;max-height:8em;overflow:hidden}
     .error,.check-failure{color:#a00}

@@ -41,7 +41,8 @@ final class VideoFrameSource: FrameSource {
     private(set) var readError: String?
     private var warnings: [String] = []
     private var ffmpegLines = 0
-    private var lastTime: Double?
+    /// The latest presentation time FFmpeg reported.
+    private var furthestTime: Double?
 
     var declaredFPS: Double? { capture.declaredFPS }
     var declaredFrames: Int? { capture.declaredFrameCount }
@@ -61,9 +62,12 @@ final class VideoFrameSource: FrameSource {
         while true {
             guard let time = capture.grab() else {
                 collectLog()
-                // The container said more frames than could be read: truncated or damaged. Some
-                // containers only estimate their count, so a few frames short is not an error.
-                if let declared = declaredFrames, framesRead < declared - max(2, declared / 100) {
+                // The container said more frames than could be read, and the frames read stop
+                // well before its declared duration: truncated or damaged. A shortfall alone is
+                // not: AVI indexes count "repeat the previous frame" entries that FFmpeg skips
+                // (tree.avi declares 444 frames and holds 68 that span its 29.6 s).
+                if let declared = declaredFrames, framesRead < declared - max(2, declared / 100),
+                   declaredFPS.map({ (furthestTime ?? 0) < 0.9 * Double(declared) / $0 }) ?? (ffmpegLines > 0) {
                     readError = "the video ended after \(framesRead) of its \(declared) frames: it is truncated or damaged"
                         + (warnings.last.map { " (FFmpeg: \($0))" } ?? "")
                 }
@@ -71,9 +75,11 @@ final class VideoFrameSource: FrameSource {
             }
             let index = framesRead
             framesRead += 1
-            // Without a timestamp, the frame's place at the declared rate.
-            let seconds = time ?? declaredFPS.map { Double(index) / $0 }
-            lastTime = seconds
+            // The frame's place at the declared rate: OpenCV's position after a grab is the next
+            // frame's time for some containers (and 0 after the last one); it is used only when
+            // the container declares no rate.
+            let seconds = declaredFPS.map { Double(index) / $0 } ?? time
+            if let time { furthestTime = max(furthestTime ?? time, time) }
             switch selector.decide(index: index, time: seconds) {
             case .stop: return nil
             case .skip: continue

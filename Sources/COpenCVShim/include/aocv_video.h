@@ -55,8 +55,8 @@ enum { AOCV_TRACKER_CSRT = 0, AOCV_TRACKER_KCF = 1 };
 /// Starts following the box x, y, width, height (pixels of `frame`).
 aocv_tracker *_Nullable aocv_tracker_create(int kind, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);
 /// Follows the object into `frame`. Returns 1 and sets `box` and `similarity` (the normalised
-/// cross-correlation, 0–1, of the box's gray pixels with the object's appearance when it was last
-/// placed) when the tracker found it; 0 when it lost it; -1 on error (status says why).
+/// cross-correlation, 0–1, of the box's gray pixels with the object's recent appearance: set when
+/// placed, then blended 30% towards each frame that matches it by 0.5 or more) when the tracker found it; 0 when it lost it; -1 on error (status says why).
 int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame, double box[_Nonnull 4], double *similarity, aocv_status *status);
 /// Places the tracker on a new box (a re-detection): a fresh tracker and appearance there.
 int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);

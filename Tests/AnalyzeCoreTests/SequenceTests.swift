@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// Real videos from Debian's opencv-doc (scripts/fetch-test-images).
+enum SampleVideo {
+    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc")
+
+    static func path(_ name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        return path
+    }
+}
+
+/// A sequence's JSON as read back: frames by index, tracks.
+struct SequenceJSON {
+    struct Box { let x, y, width, height: Double }
+    let frames: [[String: Any]]
+    let sequence: [String: Any]
+    let tracks: [[String: Any]]
+
+    init(_ url: URL) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        frames = try #require(object["frames"] as? [[String: Any]])
+        sequence = try #require(object["sequence"] as? [String: Any])
+        tracks = try #require(object["tracks"] as? [[String: Any]])
+    }
+
+    static func box(_ value: Any?) -> Box? {
+        guard let b = value as? [String: Double], let x = b["x"], let y = b["y"], let w = b["width"], let h = b["height"] else { return nil }
+        return Box(x: x, y: y, width: w, height: h)
+    }
+
+    /// The boxes of `kind` per frame index (objects: only those labelled `label`).
+    func detections(_ kind: String, label: String? = nil) -> [Int: [Box]] {
+        var out: [Int: [Box]] = [:]
+        for frame in frames {
+            guard let index = frame["index"] as? Int else { continue }
+            let list = (frame[kind] as? [[String: Any]] ?? []).filter { o in
+                label == nil || ((o["labels"] as? [[String: Any]])?.first?["identifier"] as? String) == label
+            }
+            out[index] = list.compactMap { Self.box($0["boundingBox"]) }
+        }
+        return out
+    }
+
+    /// The tracked boxes per frame index, with their track IDs.
+    var tracked: [Int: [(id: Int, box: Box)]] {
+        var out: [Int: [(id: Int, box: Box)]] = [:]
+        for frame in frames {
+            guard let index = frame["index"] as? Int else { continue }
+            out[index] = (frame["tracked"] as? [[String: Any]] ?? []).compactMap { t in
+                guard let id = t["trackID"] as? Int, let box = Self.box(t["boundingBox"]) else { return nil }
+                return (id, box)
+            }
+        }
+        return out
+    }
+
+    static func iou(_ a: Box, _ b: Box) -> Double {
+        let w = min(a.x + a.width, b.x + b.width) - max(a.x, b.x), h = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        guard w > 0, h > 0 else { return 0 }
+        let i = w * h
+        return i / (a.width * a.height + b.width * b.height - i)
+    }
+}
+
+/// Tracking measured against a per-frame detection run of the same video.
+struct TrackingScore {
+    /// Tracked boxes on frames with reference detections, and how many of them overlap one (IoU ≥ 0.5).
+    var trackedBoxes = 0
+    var overlapping = 0
+    /// Reference detections linked frame to frame (IoU ≥ 0.5 between consecutive frames) into
+    /// chains; along a chain, a change of the track ID that covers it is an ID switch.
+    var links = 0
+    var switches = 0
+
+    init(reference: [Int: [SequenceJSON.Box]], tracked: [Int: [(id: Int, box: SequenceJSON.Box)]]) {
+        func covering(_ box: SequenceJSON.Box, in frame: Int) -> Int? {
+            let best = (tracked[frame] ?? []).map { ($0.id, SequenceJSON.iou($0.box, box)) }.max { $0.1 < $1.1 }
+            return best.flatMap { $0.1 >= 0.5 ? $0.0 : nil }
+        }
+        for (frame, boxes) in tracked where !(reference[frame] ?? []).isEmpty {
+            for t in boxes {
+                trackedBoxes += 1
+                if (reference[frame] ?? []).contains(where: { SequenceJSON.iou($0, t.box) >= 0.5 }) { overlapping += 1 }
+            }
+        }
+        for frame in reference.keys.sorted() {
+            for box in reference[frame] ?? [] {
+                guard let next = (reference[frame + 1] ?? []).max(by: { SequenceJSON.iou($0, box) < SequenceJSON.iou($1, box) }),
+                      SequenceJSON.iou(next, box) >= 0.5, let a = covering(box, in: frame), let b = covering(next, in: frame + 1) else { continue }
+                links += 1
+                if a != b { switches += 1 }
+            }
+        }
+    }
+}
+
+@Suite("Sequences")
+struct SequenceTests {
+    func run(_ sources: [ImageSource], _ requests: RequestSet, sampling: FrameSampling = FrameSampling(), tracking: TrackRequest? = nil,
+             jobs: Int = 1, png: Bool = false) throws -> (outcomes: [ImageOutcome], folder: URL) {
+        let folder = try Fixture.temporaryDirectory()
+        var runner = BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: folder, writePNG: png, writeSVG: false), jobs: jobs)
+        runner.sampling = sampling
+        runner.tracking = tracking
+        return (try runner.run(), folder)
+    }
+
+    func video(_ name: String) throws -> ImageSource {
+        let path = try SampleVideo.path(name)
+        return ImageSource(path: path, outputName: (name as NSString).deletingPathExtension, kind: .video)
+    }
+
+    @Test func theFaceInMegamindKeepsOneTrackPerShotAndFollowsTheDetections() throws {
+        let source = try video("Megamind.avi")
+        let (_, reference) = try run([source], RequestSet([FaceRequest()]))
+        let (outcomes, tracked) = try run([source], RequestSet([FaceRequest()]), tracking: TrackRequest(), png: true)
+        let outcome = try #require(outcomes.first)
+        #expect(outcome.error == nil && outcome.analysis?.requestErrors.isEmpty == true)
+        let truth = try SequenceJSON(reference.appendingPathComponent("Megamind.json"))
+        let result = try SequenceJSON(tracked.appendingPathComponent("Megamind.json"))
+        #expect(result.sequence["framesAnalysed"] as? Int == 270)
+        // The video cuts to another shot at frames 98, 154 and 200: every track there ends.
+        let cuts = Set(result.tracks.filter { $0["end"] as? String == "scene-cut" }.compactMap { $0["lastFrame"] as? Int })
+        #expect(cuts == [97, 153, 199])
+        let score = TrackingScore(reference: truth.detections("faces"), tracked: result.tracked)
+        let share = Double(score.overlapping) / Double(max(1, score.trackedBoxes))
+        #expect(share >= 0.9, "tracked face boxes overlapping a per-frame detection: \(score.overlapping) of \(score.trackedBoxes)")
+        #expect(score.links > 200)
+        #expect(score.switches == 0, "ID switches along \(score.links) linked detections: \(score.switches)")
+        // The first shot's main face (found on frame 1) keeps its ID to the cut.
+        let first = try #require(result.tracks.first { ($0["trackID"] as? Int) == 1 })
+        #expect(first["firstFrame"] as? Int == 1 && first["lastFrame"] as? Int == 97)
+        // The annotated video holds every analysed frame.
+        let written = try VideoCapture(tracked.appendingPathComponent("Megamind.mp4").path)
+        var frames = 0
+        while written.grab() != nil { frames += 1 }
+        #expect(frames == 270)
+        #expect(FileManager.default.fileExists(atPath: tracked.appendingPathComponent("Megamind.contact.jpg").path))
+    }
+
+    @Test func walkersInVtestKeepTheirIDsBetweenRedetections() throws {
+        let source = try video("vtest.avi")
+        let sampling = FrameSampling(maximumFrames: 150)
+        let (_, reference) = try run([source], RequestSet([ObjectRequest()]), sampling: sampling)
+        let (_, tracked) = try run([source], RequestSet([ObjectRequest()]), sampling: sampling, tracking: TrackRequest())
+        let truth = try SequenceJSON(reference.appendingPathComponent("vtest.json"))
+        let result = try SequenceJSON(tracked.appendingPathComponent("vtest.json"))
+        let score = TrackingScore(reference: truth.detections("objects", label: "person"), tracked: result.tracked)
+        print("vtest.avi, 150 frames: \(score.switches) ID switches along \(score.links) linked person detections; \(score.overlapping) of \(score.trackedBoxes) tracked boxes overlap a detection; \(result.tracks.count) tracks")
+        #expect(score.links > 500)
+        #expect(Double(score.switches) <= 0.02 * Double(score.links), "\(score.switches) ID switches along \(score.links) links")
+        // YOLO's boxes of a walking person change shape from frame to frame; the tracker's keep theirs.
+        #expect(Double(score.overlapping) >= 0.5 * Double(score.trackedBoxes))
+    }
+
+    @Test func aTruncatedVideoGivesTheFramesBeforeTheCutAndAClearError() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try SampleVideo.path("vtest.avi")))
+        let folder = try Fixture.temporaryDirectory()
+        let truncated = folder.appendingPathComponent("cut.avi")
+        try bytes.prefix(bytes.count * 4 / 10).write(to: truncated)
+        let garbage = folder.appendingPathComponent("noise.mp4")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0 ..< 50_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }).write(to: garbage)
+        let sources = [ImageSource(path: truncated.path, outputName: "cut", kind: .video), ImageSource(path: garbage.path, outputName: "noise", kind: .video),
+                       try video("tree.avi")]
+        let (outcomes, out) = try run(sources, RequestSet([RectangleRequest()]), png: true)
+        try #require(outcomes.count == 3)
+        // The truncated copy: its first ~314 frames analysed and written, the error said.
+        let cut = try #require(outcomes[0].sequence)
+        #expect(cut.sequence.framesAnalysed > 250 && cut.sequence.framesAnalysed < 795)
+        let error = try #require(outcomes[0].analysis?.requestErrors["read"])
+        #expect(error.message.contains("truncated or damaged") && error.message.contains("795"))
+        #expect(outcomes[0].isFailure)
+        let json = try SequenceJSON(out.appendingPathComponent("cut.json"))
+        #expect(json.frames.count == cut.sequence.framesAnalysed)
+        // Random bytes: a clear per-input failure, no crash.
+        #expect(outcomes[1].error?.code == .undecodable)
+        // tree.avi declares 444 frames and holds 68 (its index repeats frames): read to its end, no error.
+        let tree = try #require(outcomes[2].sequence)
+        #expect(tree.sequence.framesRead == 68 && tree.sequence.readError == nil)
+        #expect(!outcomes[2].isFailure)
+        // Nothing half-written is left behind.
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!names.contains { $0.hasPrefix(".analyze-") })
+        #expect(!names.contains("noise.json"))
+    }
+
+    @Test func framesAreChosenByEveryFpsAndMaximum() throws {
+        let source = try video("vtest.avi")  // 10 frames per second
+        let every = try run([source], RequestSet([RectangleRequest()]), sampling: FrameSampling(every: 5, maximumFrames: 4))
+        let a = try SequenceJSON(every.folder.appendingPathComponent("vtest.json"))
+        #expect(a.frames.compactMap { $0["index"] as? Int } == [0, 5, 10, 15])
+        #expect(a.frames.compactMap { $0["time"] as? Double } == [0, 0.5, 1, 1.5])
+        let fps = try run([source], RequestSet([RectangleRequest()]), sampling: FrameSampling(fps: 4, duration: 1))
+        let b = try SequenceJSON(fps.folder.appendingPathComponent("vtest.json"))
+        // Slots of 0.25 s: frames 0, 3 (0.3 s), 5, 8, 10; the duration stops after 1 s.
+        #expect(b.frames.compactMap { $0["index"] as? Int } == [0, 3, 5, 8, 10])
+    }
+
+    @Test func aFolderOfFramesIsOneSequenceInNaturalOrder() throws {
+        #expect(["f10.png", "f2.png", "f1.png", "f02b.png"].sorted(by: FolderFrameSource.naturalOrder) == ["f1.png", "f2.png", "f02b.png", "f10.png"])
+        let folder = try Fixture.temporaryDirectory().appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let card = Fixture.path("barcodes/qr-hello.png")
+        for name in ["frame10.png", "frame2.png", "frame1.png"] {
+            try FileManager.default.copyItem(atPath: card, toPath: folder.appendingPathComponent(name).path)
+        }
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("frame3.png"))
+        let source = try #require(InputCollector.collect([], sequences: [folder.path]).first)
+        #expect(source.kind == .frames && source.outputName == "shots")
+        let (outcomes, out) = try run([source], RequestSet([BarcodeRequest()]))
+        let json = try SequenceJSON(out.appendingPathComponent("shots.json"))
+        // frame1, frame2, frame3 (unreadable: a warning), frame10.
+        #expect(json.frames.compactMap { $0["index"] as? Int } == [0, 1, 3])
+        #expect(json.frames.allSatisfy { ($0["barcodes"] as? [Any])?.isEmpty == false })
+        #expect((json.sequence["warnings"] as? [String])?.first?.contains("frame3.png") == true)
+        #expect(outcomes.first?.sequence?.tracks.isEmpty == true)
+    }
+
+    @Test func aTrackBoxFollowsAWalker() throws {
+        // A pedestrian in vtest.avi's first frame (YOLO's box for that person).
+        let tracking = TrackRequest(boxes: [BoundingBox(x: 255, y: 221, width: 28, height: 86)])
+        let (outcomes, out) = try run([try video("vtest.avi")], RequestSet(), sampling: FrameSampling(maximumFrames: 61), tracking: tracking)
+        #expect(outcomes.first?.error == nil)
+        let json = try SequenceJSON(out.appendingPathComponent("vtest.json"))
+        let track = try #require(json.tracks.first)
+        #expect(json.tracks.count == 1 && track["kind"] as? String == "box" && track["end"] as? String == "sequence-ended")
+        let at60 = try #require(json.tracked[60]?.first).box
+        // Frame 60 decoded on its own: the tracked box lies on a person YOLO finds there, who has walked away from the start.
+        let capture = try VideoCapture(try SampleVideo.path("vtest.avi"))
+        for _ in 0 ... 60 { _ = capture.grab() }
+        let frame = UprightImage(pixels: try capture.retrieve(), orientation: .up)
+        let people = try ObjectRequest().perform(on: frame, engines: WorkerEngines()).filter { $0.identifier == "person" }.map(\.boundingBox)
+        // YOLO's box of a walker is wider than the stride-long box given: its centre inside, overlapping by 0.3 or more.
+        let centre = (x: at60.x + at60.width / 2, y: at60.y + at60.height / 2)
+        let onAPerson = people.contains { p in
+            p.x <= centre.x && centre.x <= p.maxX && p.y <= centre.y && centre.y <= p.maxY
+                && SequenceJSON.iou(SequenceJSON.Box(x: p.x, y: p.y, width: p.width, height: p.height), at60) >= 0.3
+        }
+        #expect(onAPerson, "tracked box \(at60) vs people \(people)")
+        #expect(abs(at60.x - 255) + abs(at60.y - 221) > 20)
+    }
+
+    @Test func sequenceJSONIsTheSameWhateverTheJobs() throws {
+        let sources = [try video("tree.avi"), try video("Megamind.avi")]
+        let sampling = FrameSampling(maximumFrames: 30)
+        let one = try run(sources, RequestSet([FaceRequest(), RectangleRequest()]), sampling: sampling, tracking: TrackRequest(), jobs: 1)
+        let two = try run(sources.reversed(), RequestSet([FaceRequest(), RectangleRequest()]), sampling: sampling, tracking: TrackRequest(), jobs: 2)
+        for name in ["tree.json", "Megamind.json"] {
+            let a = try Data(contentsOf: one.folder.appendingPathComponent(name)), b = try Data(contentsOf: two.folder.appendingPathComponent(name))
+            #expect(a == b, "\(name) differs between --jobs 1 and --jobs 2")
+        }
+    }
+
+    @Test func aLiveStreamIsAnalysedAsFastAsItCanBeAndLateFramesAreDropped() throws {
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ffmpeg serves the stream (scripts/test installs it)")
+        let port = Int.random(in: 20_000 ... 40_000)
+        let url = "udp://127.0.0.1:\(port)"
+        // vtest.avi at its own pace (10 frames per second), as MPEG-TS over UDP on loopback, a key frame every 5 frames.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: ffmpeg)
+        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try SampleVideo.path("vtest.avi"), "-t", "12", "-c:v", "mpeg4", "-g", "5",
+                            "-f", "mpegts", url + "?pkt_size=1316"]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        let source = try #require(InputCollector.collect([url]).first)
+        #expect(source.kind == .stream && source.outputName == "stream-127.0.0.1-\(port)")
+        // Faces take longer than a frame's 100 ms in a debug build: frames pile up and are dropped.
+        let started = Date()
+        let (outcomes, out) = try run([source], RequestSet([FaceRequest(), RectangleRequest()]), sampling: FrameSampling(duration: 4))
+        let elapsed = Date().timeIntervalSince(started)
+        let outcome = try #require(outcomes.first)
+        let sequence = try #require(outcome.sequence?.sequence, "\(String(describing: outcome.error))")
+        #expect(sequence.source == .stream && sequence.width == 768 && sequence.height == 576)
+        #expect(sequence.framesAnalysed >= 5)
+        #expect(sequence.framesDropped > 0 && sequence.framesRead >= sequence.framesAnalysed + sequence.framesDropped)
+        // Stopped by --duration, not by the stream's end.
+        #expect(elapsed < 10 && sequence.readError == nil)
+        let json = try SequenceJSON(out.appendingPathComponent(source.outputName + ".json"))
+        #expect(json.frames.count == sequence.framesAnalysed)
+        #expect(json.frames.compactMap { $0["time"] as? Double }.allSatisfy { $0 <= 4.5 })
+    }
+}
