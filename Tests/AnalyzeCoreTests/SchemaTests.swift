@@ -31,6 +31,21 @@ struct SchemaTests {
         #expect(result.output.contains("all valid"))
     }
 
+    @Test func aSequenceJSONAndItsFrameLinesValidate() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let videos = [try SampleVideo.path("tree.avi"), try SampleVideo.path("Megamind.avi")]
+        let run = try CommandLineTests().run(videos + ["--faces", "--rects", "--horizon", "--track", "--max-frames", "25", "--jsonl",
+                                                       "-o", out.appendingPathComponent("videos").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 50)
+        try Data(run.stdout.utf8).write(to: out.appendingPathComponent("frames.jsonl"))
+        let result = try validate([out.appendingPathComponent("videos").path, out.appendingPathComponent("frames.jsonl").path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("53 document(s), all valid"))
+    }
+
     @Test func aJSONThatBreaksTheContractIsCaught() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -276,7 +276,7 @@ struct SequenceTests {
         let (outcomes, out) = try run([source], RequestSet([FaceRequest(), RectangleRequest()]), sampling: FrameSampling(duration: 4))
         let elapsed = Date().timeIntervalSince(started)
         let outcome = try #require(outcomes.first)
-        let sequence = try #require(outcome.sequence?.sequence, "\(String(describing: outcome.error))")
+        let sequence = try #require(outcome.sequence?.sequence, "the stream was not analysed: \(String(describing: outcome.error))")
         #expect(sequence.source == .stream && sequence.width == 768 && sequence.height == 576)
         #expect(sequence.framesAnalysed >= 5)
         #expect(sequence.framesDropped > 0 && sequence.framesRead >= sequence.framesAnalysed + sequence.framesDropped)

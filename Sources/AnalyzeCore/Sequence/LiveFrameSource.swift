@@ -18,7 +18,11 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private var stopped = false
     private var failure: String?
     private var warnings: [String] = []
-    private let start = DispatchTime.now().uptimeNanoseconds
+    /// When analysis began (the source opened): frame times count from here.
+    private var start: UInt64 = 0
+    /// A stream joined mid-way fails to decode until its next key frame, and a network hiccup can
+    /// fail a read: reading goes on until no frame has come for this long.
+    private let patience: Double = 5
 
     var framesRead: Int { condition.withLock { read } }
     var framesDropped: Int { condition.withLock { dropped } }
@@ -30,6 +34,7 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
         }
         declaredFPS = capture.declaredFPS
+        start = DispatchTime.now().uptimeNanoseconds
         let thread = Thread { [self] in self.readLoop(capture) }
         thread.name = "analyze.live-reader"
         thread.start()
@@ -39,16 +44,22 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     /// The reader thread: owns the capture, closes it when done.
     private func readLoop(_ capture: VideoCapture) {
+        var lastFrame = elapsed
         while !condition.withLock({ stopped }) {
             guard capture.grab() != nil else {
+                if elapsed - lastFrame < patience {
+                    Thread.sleep(forTimeInterval: 0.01)
+                    continue
+                }
                 let (lines, _) = capture.takeLog()
                 condition.withLock {
-                    if !stopped { failure = "the stream ended or stalled" + (lines.last.map { " (FFmpeg: \($0))" } ?? "") }
+                    if !stopped { failure = "the stream ended or stalled (no frame for \(Int(patience)) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "") }
                     ended = true
                     condition.broadcast()
                 }
                 return
             }
+            lastFrame = elapsed
             let time = elapsed
             let pixels: OpenCVMat
             do {
