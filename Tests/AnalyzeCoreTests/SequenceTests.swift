@@ -254,6 +254,14 @@ struct SequenceTests {
             let a = try Data(contentsOf: one.folder.appendingPathComponent(name)), b = try Data(contentsOf: two.folder.appendingPathComponent(name))
             #expect(a == b, "\(name) differs between --jobs 1 and --jobs 2")
         }
+        // One video alone at --jobs 2: two frames analysed at once (no tracking), two trackers at once (tracking).
+        for tracking in [nil, TrackRequest()] {
+            let alone = try run([sources[1]], RequestSet([FaceRequest(), RectangleRequest()]), sampling: sampling, tracking: tracking, jobs: 2)
+            let single = try run([sources[1]], RequestSet([FaceRequest(), RectangleRequest()]), sampling: sampling, tracking: tracking, jobs: 1)
+            let a = try Data(contentsOf: single.folder.appendingPathComponent("Megamind.json"))
+            let b = try Data(contentsOf: alone.folder.appendingPathComponent("Megamind.json"))
+            #expect(a == b, "Megamind.json differs between one and two lanes (tracking: \(tracking != nil))")
+        }
     }
 
     @Test func aLiveStreamIsAnalysedAsFastAsItCanBeAndLateFramesAreDropped() throws {

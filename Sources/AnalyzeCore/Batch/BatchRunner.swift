@@ -90,11 +90,14 @@ public struct BatchRunner: Sendable {
         let group = DispatchGroup()
         let workerCount = min(jobs, max(1, sources.count))
         let optionsHash = self.optionsHash
+        // Workers that would sit idle (fewer inputs than jobs) lend their cores to the sequences:
+        // one video at --jobs 2 analyses two frames at once.
+        let lanes = max(1, jobs / workerCount)
         for _ in 0 ..< workerCount {
             workers.async(group: group) {
                 let engines = WorkerEngines(models: models)
                 while let index = state.next() {
-                    let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash)
+                    let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash, lanes: lanes)
                         : process(index: index, engines: engines, optionsHash: optionsHash)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }

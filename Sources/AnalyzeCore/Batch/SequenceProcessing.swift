@@ -5,7 +5,11 @@ extension BatchRunner {
     /// ``SequenceRequestHandler``, writing its outputs as it goes; never throws: errors become the
     /// outcome. Frames read before a read error are analysed and written, and the error is
     /// reported (`read` in the outcome's request errors), so the input counts as failed.
-    func processSequence(index: Int, engines: WorkerEngines, optionsHash: String) -> ImageOutcome {
+    ///
+    /// `lanes` > 1: that many frames are analysed at once when nothing is tracked (every frame's
+    /// still requests are independent; each lane has its own engines), and that many trackers
+    /// run at once when tracking. The outputs are the same bytes either way.
+    func processSequence(index: Int, engines: WorkerEngines, optionsHash: String, lanes: Int = 1) -> ImageOutcome {
         let source = sources[index]
         var timings = StageTimings()
         var writer: SequenceOutputWriter?
@@ -19,6 +23,10 @@ extension BatchRunner {
             }
             defer { frames.close() }
             let handler = SequenceRequestHandler(requests: requests, tracking: tracking)
+            handler.parallelTrackers = lanes
+            // Frames analysed at once: only without tracking (a key frame depends on the tracks before it).
+            let frameLanes = tracking == nil ? lanes : 1
+            let laneEngines = [engines] + (1 ..< max(1, frameLanes)).map { _ in WorkerEngines(models: engines.models) }
             var selector = FrameSelector(sampling)
             var sequence = SequenceAnalysis(file: source.path, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
                                             sampling: sampling, tracking: tracking)
@@ -31,18 +39,24 @@ extension BatchRunner {
             var summary = SequenceSummaryAccumulator()
             var firstTime: Double?, lastTime: Double?
             while cancellation?.isCancelled != true {
-                guard let frame = timings.measure("decode", { frames.next(&selector) }) else { break }
-                if sequence.framesAnalysed == 0 {
-                    sequence.width = frame.image.width
-                    sequence.height = frame.image.height
+                var batch: [SourceFrame] = []
+                while batch.count < frameLanes, let frame = timings.measure("decode", { frames.next(&selector) }) { batch.append(frame) }
+                if batch.isEmpty { break }
+                let precomputed = batch.count > 1 ? Self.performInParallel(requests, on: batch, engines: laneEngines, timings: &timings) : [nil]
+                for (frame, analysis) in zip(batch, precomputed) {
+                    if sequence.framesAnalysed == 0 {
+                        sequence.width = frame.image.width
+                        sequence.height = frame.image.height
+                    }
+                    if firstTime == nil { firstTime = frame.time }
+                    lastTime = frame.time ?? lastTime
+                    let result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, precomputed: analysis,
+                                                 timings: &timings)
+                    sequence.framesAnalysed += 1
+                    summary.add(result)
+                    if let onFrame { onFrame(source, result) }
+                    try writer?.add(result, image: frame.image, timings: &timings)
                 }
-                if firstTime == nil { firstTime = frame.time }
-                lastTime = frame.time ?? lastTime
-                let result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, timings: &timings)
-                sequence.framesAnalysed += 1
-                summary.add(result)
-                if let onFrame { onFrame(source, result) }
-                try writer?.add(result, image: frame.image, timings: &timings)
             }
             if cancellation?.isCancelled == true { frames.close() }
             sequence.warnings = frames.takeWarnings()
@@ -68,6 +82,28 @@ extension BatchRunner {
             var error = error
             if error.file == nil { error.file = source.path }
             return ImageOutcome(source: source, index: index, result: .failure(error), timings: timings)
+        }
+    }
+}
+
+extension BatchRunner {
+    /// The still requests performed on several frames at once, one frame per lane with that lane's
+    /// engines; the stage timings of all lanes are added to `timings`.
+    static func performInParallel(_ requests: RequestSet, on frames: [SourceFrame], engines: [WorkerEngines],
+                                  timings: inout StageTimings) -> [ImageAnalysis?] {
+        let slots = ResultSlots<(ImageAnalysis, StageTimings)>(count: frames.count)
+        let shared = DisjointShare((frames, engines))
+        DispatchQueue.concurrentPerform(iterations: frames.count) { i in
+            let (frames, engines) = shared.value
+            let image = frames[i].image
+            var analysis = ImageAnalysis(file: "", orientation: 1, width: image.width, height: image.height)
+            var laneTimings = StageTimings()
+            ImageRequestHandler.perform(requests, on: image, engines: engines[i], into: &analysis, timings: &laneTimings)
+            slots.set(i, (analysis, laneTimings))
+        }
+        return slots.values.map { slot in
+            if let slot { timings.add(slot.1) }
+            return slot?.0
         }
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Performs requests on the frames of one sequence, in order, keeping what must survive from
 /// frame to frame, like `VNSequenceRequestHandler`: the trackers of `--track` and their tracks.
 ///
@@ -74,7 +76,10 @@ public final class SequenceRequestHandler {
     }
 
     /// Analyses one frame: the still requests when it is a key frame, then tracking.
-    func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, timings: inout StageTimings) -> FrameAnalysis {
+    /// `precomputed`: the still requests' results for this frame, already performed (in parallel
+    /// with other frames' when nothing is tracked, where every frame is a key frame).
+    func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, precomputed: ImageAnalysis? = nil,
+                 timings: inout StageTimings) -> FrameAnalysis {
         // A cut to another shot ends every track: the object on the next shot is another one.
         let cut = tracking != nil && timings.measure("track") { isCut(frame) }
         if cut {
@@ -85,7 +90,9 @@ public final class SequenceRequestHandler {
         analysedFrames += 1
         sinceDetection = keyFrame ? 1 : sinceDetection + 1
         var analysis = ImageAnalysis(file: "", orientation: 1, width: frame.width, height: frame.height)
-        if keyFrame {
+        if let precomputed, keyFrame {
+            analysis = precomputed
+        } else if keyFrame {
             ImageRequestHandler.perform(requests, on: frame, engines: engines, into: &analysis, timings: &timings)
         }
         var result = FrameAnalysis(index: index, time: time, keyFrame: keyFrame, analysis: analysis)
@@ -147,8 +154,9 @@ public final class SequenceRequestHandler {
         }
         // Every live track follows its object into this frame.
         var kept: [LiveTrack] = []
-        for track in tracks where observed[track.id] == nil {
-            if let (box, similarity) = try track.tracker.update(frame.pixels), similarity >= tracking.minimumSimilarity {
+        let following = tracks.filter { observed[$0.id] == nil }
+        for (track, update) in zip(following, try updates(of: following, in: frame)) {
+            if let (box, similarity) = update, similarity >= tracking.minimumSimilarity {
                 observed[track.id] = track.seen(Self.clip(box, width: frame.width, height: frame.height), confidence: similarity,
                                                 frame: index, time: time, detected: false)
                 kept.append(track)
@@ -232,6 +240,41 @@ public final class SequenceRequestHandler {
             }
         }
         return observed.values.sorted { $0.trackID < $1.trackID }
+    }
+
+    /// Trackers to run at once on a frame (`BatchRunner` sets it to the workers a lone sequence
+    /// would leave idle); each tracker is its own object, so they run in parallel safely.
+    var parallelTrackers = 1
+
+    /// Each track's tracker updated on `frame`, in order (in parallel when allowed and worth it).
+    private func updates(of following: [LiveTrack], in frame: UprightImage) throws(AnalysisError) -> [(box: BoundingBox, similarity: Double)?] {
+        guard parallelTrackers > 1, following.count > 1 else {
+            var out: [(box: BoundingBox, similarity: Double)?] = []
+            for track in following { out.append(try track.tracker.update(frame.pixels)) }
+            return out
+        }
+        let slots = ResultSlots<Result<(box: BoundingBox, similarity: Double)?, AnalysisError>>(count: following.count)
+        let pixels = frame.pixels
+        let lanes = min(parallelTrackers, following.count)
+        let shared = DisjointShare(following)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for i in stride(from: lane, to: shared.value.count, by: lanes) {
+                do throws(AnalysisError) {
+                    slots.set(i, .success(try shared.value[i].tracker.update(pixels)))
+                } catch {
+                    slots.set(i, .failure(error))
+                }
+            }
+        }
+        var out: [(box: BoundingBox, similarity: Double)?] = []
+        for result in slots.values {
+            switch result {
+            case .success(let update): out.append(update)
+            case .failure(let error): throw error
+            case nil: out.append(nil)
+            }
+        }
+        return out
     }
 
     private func takeID() -> Int {
