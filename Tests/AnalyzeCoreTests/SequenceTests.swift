@@ -294,4 +294,38 @@ struct SequenceTests {
         #expect(json.frames.count == sequence.framesAnalysed)
         #expect(json.frames.compactMap { $0["time"] as? Double }.allSatisfy { $0 <= 4.5 })
     }
+
+    @Test func aVideoWithRotationMetadataComesUpright() throws {
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ffmpeg makes the rotated copy (scripts/test installs it)")
+        let folder = try Fixture.temporaryDirectory()
+        let base = folder.appendingPathComponent("base.mp4"), turned = folder.appendingPathComponent("turned.mp4")
+        // A phone's portrait video: landscape pixels and a display matrix saying "turn 90° clockwise".
+        for arguments in [["-i", try SampleVideo.path("vtest.avi"), "-t", "0.5", "-c:v", "mpeg4", "-q:v", "2", base.path],
+                          ["-i", base.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+        }
+        let (outcomes, _) = try run([ImageSource(path: turned.path, outputName: "turned", kind: .video)], RequestSet([RectangleRequest()]))
+        let sequence = try #require(outcomes.first?.sequence?.sequence)
+        #expect(sequence.width == 576 && sequence.height == 768)
+        // Its first frame is the plain copy's first frame turned clockwise (EXIF orientation 6), not anticlockwise.
+        func firstFrame(_ url: URL) throws -> OpenCVMat {
+            let capture = try VideoCapture(url.path)
+            _ = capture.grab()
+            return try capture.retrieve()
+        }
+        let upright = try firstFrame(turned), plain = try firstFrame(base)
+        func difference(_ a: OpenCVMat, _ b: OpenCVMat) -> Double {
+            let x = a.packedPixels, y = b.packedPixels
+            guard x.count == y.count, !x.isEmpty else { return 255 }
+            return Double(zip(x, y).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(x.count)
+        }
+        let clockwise = difference(upright, try plain.oriented(.right)), anticlockwise = difference(upright, try plain.oriented(.left))
+        #expect(clockwise < 3 && anticlockwise > 20, "mean difference: clockwise \(clockwise), anticlockwise \(anticlockwise)")
+    }
 }
