@@ -328,4 +328,23 @@ struct SequenceTests {
         let clockwise = difference(upright, try plain.oriented(.right)), anticlockwise = difference(upright, try plain.oriented(.left))
         #expect(clockwise < 3 && anticlockwise > 20, "mean difference: clockwise \(clockwise), anticlockwise \(anticlockwise)")
     }
+
+    @Test func aFolderOfPhotosAndVideosGivesEachItsOutputsAndOneReport() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let inputs = folder.appendingPathComponent("trip"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try SampleVideo.path("Megamind.avi"), toPath: inputs.appendingPathComponent("clip.avi").path)
+        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent("code.png").path)
+        let run = try CommandLineTests().run([inputs.path, "--faces", "--barcodes", "--track", "--max-frames", "40", "-o", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("clip.avi: video 720x528, 40 of 40 frame(s) analysed, 2 track(s)"), "\(run.stderr)")
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+        #expect(names.isSuperset(of: ["clip.json", "clip.mp4", "clip.contact.jpg", "code.png", "code.svg", "code.json", "index.html", "summary.json"]))
+        // The report: the video as one card with its contact sheet, frames and tracks.
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("src=\"clip.contact.jpg\"") && html.contains("href=\"clip.mp4\""))
+        #expect(html.contains("video, 40 of 40 frames analysed") && html.contains("<table class=\"tracks\">"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
+        #expect((summary["totals"] as? [String: Int])?["tracks"] == 2)
+    }
 }

@@ -28,6 +28,9 @@ struct FrameSelector {
 
     enum Decision { case analyse, skip, stop }
 
+    /// Whether `--max-frames` frames have been analysed (the source need not read another).
+    var isFinished: Bool { sampling.maximumFrames.map { analysed >= $0 } ?? false }
+
     /// Whether the frame at `index` (its `time` in seconds, when known) is analysed; `stop` once
     /// the duration or the frame limit is reached.
     mutating func decide(index: Int, time: Double?) -> Decision {

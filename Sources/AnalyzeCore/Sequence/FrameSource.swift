@@ -59,7 +59,7 @@ final class VideoFrameSource: FrameSource {
     }
 
     func next(_ selector: inout FrameSelector) -> SourceFrame? {
-        while true {
+        while !selector.isFinished {
             guard let time = capture.grab() else {
                 collectLog()
                 // The container said more frames than could be read, and the frames read stop
@@ -92,6 +92,7 @@ final class VideoFrameSource: FrameSource {
                 }
             }
         }
+        return nil
     }
 
     private func collectLog() {
@@ -168,7 +169,7 @@ final class FolderFrameSource: FrameSource {
     }
 
     func next(_ selector: inout FrameSelector) -> SourceFrame? {
-        while framesRead < paths.count {
+        while framesRead < paths.count && !selector.isFinished {
             let index = framesRead
             framesRead += 1
             switch selector.decide(index: index, time: nil) {

@@ -86,6 +86,10 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if stopped { return nil }
+            if selector.isFinished {
+                stopped = true
+                return nil
+            }
             if let frame = waiting {
                 waiting = nil
                 switch selector.decide(index: frame.index, time: frame.time) {
