@@ -3,8 +3,7 @@ import PackageDescription
 
 /// The OpenCV modules the shim uses; linking only these keeps start-up fast
 /// (pkg-config's `opencv4` would pull in every contrib module, VTK and Qt).
-let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect",
-                       "opencv_videoio", "opencv_video", "opencv_tracking"]
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect"]
 
 let package = Package(
     name: "analyze",
@@ -12,6 +11,8 @@ let package = Package(
     products: [
         .executable(name: "analyze", targets: ["analyze"]),
         .library(name: "AnalyzeCore", targets: ["AnalyzeCore"]),
+        // Video, streams and trackers: loaded by AnalyzeCore (dlopen) only when a sequence is analysed.
+        .library(name: "AnalyzeVideo", type: .dynamic, targets: ["CVideoShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,7 +23,14 @@ let package = Package(
         .target(
             name: "COpenCVShim",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
-            linkerSettings: (openCVLibraries + ["png", "jpeg", "avutil"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVLibraries + ["png", "jpeg"]).map { .linkedLibrary($0) }
+        ),
+        // Thin C++ target: OpenCV's videoio (FFmpeg) and contrib trackers behind a plain-C header, as the
+        // shared library libAnalyzeVideo.so; nothing links it: AnalyzeCore's VideoLibrary opens it on first use.
+        .target(
+            name: "CVideoShim",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avutil"].map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(

@@ -139,7 +139,7 @@ struct SequenceTests {
         var frames = 0
         while written.grab() != nil { frames += 1 }
         #expect(frames == 270)
-        #expect(FileManager.default.fileExists(atPath: tracked.appendingPathComponent("Megamind.contact.jpg").path))
+        #expect(FileManager.default.fileExists(atPath: tracked.appendingPathComponent("Megamind.contact.png").path))
     }
 
     @Test func walkersInVtestKeepTheirIDsBetweenRedetections() throws {
@@ -339,10 +339,10 @@ struct SequenceTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("clip.avi: video 720x528, 40 of 40 frame(s) analysed, 2 track(s)"), "\(run.stderr)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        #expect(names.isSuperset(of: ["clip.json", "clip.mp4", "clip.contact.jpg", "code.png", "code.svg", "code.json", "index.html", "summary.json"]))
+        #expect(names.isSuperset(of: ["clip.json", "clip.mp4", "clip.contact.png", "code.png", "code.svg", "code.json", "index.html", "summary.json"]))
         // The report: the video as one card with its contact sheet, frames and tracks.
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(html.contains("src=\"clip.contact.jpg\"") && html.contains("href=\"clip.mp4\""))
+        #expect(html.contains("src=\"clip.contact.png\"") && html.contains("href=\"clip.mp4\""))
         #expect(html.contains("video, 40 of 40 frames analysed") && html.contains("<table class=\"tracks\">"))
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
         #expect((summary["totals"] as? [String: Int])?["tracks"] == 2)

@@ -3,21 +3,24 @@ internal import COpenCVShim
 /// Follows one object from frame to frame with one of OpenCV contrib's trackers, like the
 /// tracker behind a `VNTrackObjectRequest`. Owned by one sequence, used on one thread.
 final class ObjectTracker {
+    private let library: VideoLibrary
     private let handle: OpaquePointer
 
     /// Starts following `box` in `frame`.
     init(_ algorithm: TrackRequest.Algorithm, frame: OpenCVMat, box: BoundingBox) throws(AnalysisError) {
+        let library = try VideoLibrary.get()
         var status = aocv_status()
         let xywh = [box.x, box.y, box.width, box.height]
         let created = xywh.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             guard let base = buffer.baseAddress else { return nil }
-            return aocv_tracker_create(algorithm.code, frame.handle, base, &status)
+            return library.trackerCreate(algorithm.code, frame.handle, base, &status)
         }
         guard let created else { throw AnalysisError(.engineFailed, "the tracker could not start: " + OpenCVMat.message(of: &status)) }
+        self.library = library
         handle = created
     }
 
-    deinit { aocv_tracker_free(handle) }
+    deinit { library.trackerFree(handle) }
 
     /// Where the object is in `frame`, and how much it still looks as it did when last placed
     /// (normalised cross-correlation, 0–1); nil when the tracker lost it.
@@ -27,7 +30,7 @@ final class ObjectTracker {
         var similarity = 0.0
         let found = xywh.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return aocv_tracker_update(handle, frame.handle, base, &similarity, &status)
+            return library.trackerUpdate(handle, frame.handle, base, &similarity, &status)
         }
         if found < 0 { throw AnalysisError(.engineFailed, "the tracker failed: " + OpenCVMat.message(of: &status)) }
         guard found == 1 else { return nil }
@@ -40,7 +43,7 @@ final class ObjectTracker {
         let xywh = [box.x, box.y, box.width, box.height]
         let ok = xywh.withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return aocv_tracker_reset(handle, frame.handle, base, &status)
+            return library.trackerReset(handle, frame.handle, base, &status)
         }
         if ok == 0 { throw AnalysisError(.engineFailed, "the tracker could not be placed: " + OpenCVMat.message(of: &status)) }
     }
@@ -48,5 +51,5 @@ final class ObjectTracker {
 
 extension TrackRequest.Algorithm {
     /// The shim's code for the algorithm.
-    var code: Int32 { self == .csrt ? Int32(AOCV_TRACKER_CSRT) : Int32(AOCV_TRACKER_KCF) }
+    var code: Int32 { self == .csrt ? 0 : 1 }  // AOCV_TRACKER_CSRT, AOCV_TRACKER_KCF (CVideoShim/include/aocv_video.h)
 }

@@ -8,6 +8,7 @@ internal import COpenCVShim
 /// OpenCV applies a video's rotation metadata itself (its default), so frames come upright.
 /// `@unchecked Sendable`: a live source hands it to its reader thread, which alone uses it from then on.
 final class VideoCapture: @unchecked Sendable {
+    private let library: VideoLibrary
     private let handle: OpaquePointer
     /// Frames per second the container declares; nil when it does not say.
     let declaredFPS: Double?
@@ -18,33 +19,35 @@ final class VideoCapture: @unchecked Sendable {
 
     /// Opens `source` (a path, an FFmpeg URL or a `/dev/video*` device).
     init(_ source: String, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10)) throws(AnalysisError) {
+        let library = try VideoLibrary.get()
         var status = aocv_status()
-        guard let handle = aocv_video_open(source, Int32(openTimeout.milliseconds), Int32(readTimeout.milliseconds), &status) else {
+        guard let handle = library.videoOpen(source, Int32(clamping: openTimeout.milliseconds), Int32(clamping: readTimeout.milliseconds), &status) else {
             throw AnalysisError(.undecodable, OpenCVMat.message(of: &status))
         }
+        self.library = library
         self.handle = handle
         var fps = 0.0, count = 0.0
         var w: Int32 = 0, h: Int32 = 0
-        aocv_video_info(handle, &fps, &count, &w, &h)
+        library.videoInfo(handle, &fps, &count, &w, &h)
         declaredFPS = fps > 0 ? fps : nil
         declaredFrameCount = count >= 1 && count < 1e9 ? Int(count) : nil
         width = Int(w)
         height = Int(h)
     }
 
-    deinit { aocv_video_close(handle) }
+    deinit { library.videoClose(handle) }
 
     /// Reads the next frame without converting it; its presentation time in seconds (nil when the
     /// stream has none). Nil at the end of the stream or when reading failed.
     func grab() -> Double?? {
         var milliseconds = 0.0
-        guard aocv_video_grab(handle, &milliseconds) != 0 else { return nil }
+        guard library.videoGrab(handle, &milliseconds) != 0 else { return nil }
         return .some(milliseconds >= 0 ? milliseconds / 1000 : nil)
     }
 
     /// The frame last grabbed, 8-bit BGR (or gray), owning its pixels.
     func retrieve() throws(AnalysisError) -> OpenCVMat {
-        try OpenCVMat.make(.undecodable) { aocv_video_retrieve(handle, $0) }
+        try OpenCVMat.make(.undecodable) { library.videoRetrieve(handle, $0) }
     }
 
     /// FFmpeg's error lines since the last call, and how many there were in all.
@@ -52,7 +55,7 @@ final class VideoCapture: @unchecked Sendable {
         var text = [CChar](repeating: 0, count: 8192)
         let total = text.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return aocv_video_take_log(handle, base, buffer.count)
+            return library.videoTakeLog(handle, base, buffer.count)
         }
         let length = text.firstIndex(of: 0) ?? text.count
         let joined = String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -63,35 +66,38 @@ final class VideoCapture: @unchecked Sendable {
 /// Writes frames into a video file (`cv::VideoWriter` through FFmpeg). Finished in ``finish()``
 /// (or `deinit`).
 final class VideoWriter {
+    private let library: VideoLibrary
     private var handle: OpaquePointer?
     let width: Int
     let height: Int
 
     /// Starts `path`; `codec` is a four-character code that suits the extension (`mp4v` for .mp4).
     init(path: String, codec: String, fps: Double, width: Int, height: Int) throws(AnalysisError) {
+        let library = try VideoLibrary.get()
         var status = aocv_status()
-        guard let handle = aocv_video_writer_open(path, codec, fps, Int32(width), Int32(height), &status) else {
+        guard let handle = library.writerOpen(path, codec, fps, Int32(width), Int32(height), &status) else {
             throw AnalysisError(.outputFailed, OpenCVMat.message(of: &status), file: path)
         }
+        self.library = library
         self.handle = handle
         self.width = width
         self.height = height
     }
 
-    deinit { aocv_video_writer_close(handle) }
+    deinit { library.writerClose(handle) }
 
     /// Appends a frame (scaled to the video's size when it differs).
     func write(_ frame: OpenCVMat) throws(AnalysisError) {
         guard let handle else { throw AnalysisError(.outputFailed, "the video is already finished") }
         var status = aocv_status()
-        guard aocv_video_writer_write(handle, frame.handle, &status) != 0 else {
+        guard library.writerWrite(handle, frame.handle, &status) != 0 else {
             throw AnalysisError(.outputFailed, "writing a video frame failed: " + OpenCVMat.message(of: &status))
         }
     }
 
     /// Finishes the file.
     func finish() {
-        aocv_video_writer_close(handle)
+        library.writerClose(handle)
         handle = nil
     }
 }

@@ -119,7 +119,7 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case levelled
         /// A sequence's annotated video (its analysed frames with their observations and tracks), `<name>.mp4`.
         case video
-        /// A sequence's contact sheet: up to 12 annotated key frames, `<name>.contact.jpg`.
+        /// A sequence's contact sheet: up to 12 annotated key frames, `<name>.contact.png`.
         case contactSheet
     }
 
@@ -133,7 +133,7 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case .hocr: outputName + ".hocr"
         case .levelled: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".level.jpg" : ".level.png")
         case .video: outputName + ".mp4"
-        case .contactSheet: outputName + ".contact.jpg"
+        case .contactSheet: outputName + ".contact.png"
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes a sequence's outputs while its frames are analysed, so memory stays bounded whatever
 /// the video's length: `<name>.json` (frames appended one per line, then the sequence's details
-/// and tracks), the annotated video `<name>.mp4` and the contact sheet `<name>.contact.jpg`. Each
+/// and tracks), the annotated video `<name>.mp4` and the contact sheet `<name>.contact.png`. Each
 /// is a hidden temporary file until ``finish(_:tracks:)`` renames it into place; an error or an
 /// interruption leaves none of them half-written.
 final class SequenceOutputWriter {
@@ -78,7 +78,7 @@ final class SequenceOutputWriter {
             }
             if let contactSheet, output.layout.png {
                 let sheet = try contactSheet.render()
-                try AtomicFileWriter.write(try sheet.jpegData(quality: 85), to: output.url(of: .contactSheet, for: source))
+                try AtomicFileWriter.write(try sheet.pngData(), to: output.url(of: .contactSheet, for: source))
             }
             videoWriter?.finish()
             if framesWritten > 0 { try video?.commit() } else { video?.discard() }

@@ -4,4 +4,3 @@
 #include "aocv.h"
 #include "aocv_detect.h"
 #include "aocv_dnn.h"
-#include "aocv_video.h"

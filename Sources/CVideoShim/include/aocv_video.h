@@ -1,4 +1,4 @@
-// aocv video: reading video files, streams and cameras (cv::VideoCapture), writing annotated video
+// aocv video (libAnalyzeVideo.so, loaded on first use by AnalyzeCore's VideoLibrary): reading video files, streams and cameras (cv::VideoCapture), writing annotated video
 // (cv::VideoWriter) and following objects across frames (OpenCV contrib's CSRT and KCF trackers).
 // Every function catches every C++ exception (see aocv.h). FFmpeg's own log lines never reach
 // stderr: the ones of error level or worse, logged on the calling thread, are kept in the handle
@@ -6,7 +6,7 @@
 #ifndef AOCV_VIDEO_H
 #define AOCV_VIDEO_H
 
-#include "aocv.h"
+#include "../../COpenCVShim/include/aocv.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,11 @@
 // Video reading and writing (cv::VideoCapture / cv::VideoWriter through FFmpeg) and the CSRT/KCF
 // trackers of OpenCV contrib. See include/aocv_video.h.
-#include "aocv_internal.hpp"
+//
+// Built as its own shared library, libAnalyzeVideo.so, which AnalyzeCore loads (dlopen) the first time
+// a video, stream or tracker is needed: OpenCV's videoio pulls in FFmpeg and GStreamer (100 shared
+// libraries), which would otherwise load with every run, even `analyze --version`. Its matrices are the
+// COpenCVShim's (the same struct, allocator and libopencv_core), created here and freed there.
+#include "../COpenCVShim/aocv_internal.hpp"
 #include "include/aocv_video.h"
 #include <opencv2/videoio.hpp>
 #include <opencv2/tracking.hpp>
