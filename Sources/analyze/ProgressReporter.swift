@@ -67,7 +67,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func emitPlain(_ outcome: ImageOutcome) {
-        pending[outcome.index] = outcome.analysis.map(PlainTextRenderer.text(for:)) ?? ""
+        pending[outcome.index] = outcome.sequence.map(PlainTextRenderer.text(for:)) ?? outcome.analysis.map(PlainTextRenderer.text(for:)) ?? ""
         while let text = pending.removeValue(forKey: nextToPrint) {
             writeOut(text)
             nextToPrint += 1

@@ -7,12 +7,16 @@ import Foundation
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Find rectangles, faces, barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
+        abstract: "Find rectangles, faces, barcodes, text, objects and more in images and videos, in batch; write annotated images or video, SVG and JSON.",
         discussion: """
         For every input image, writes into the output folder:
           <name>.png   the upright image with every observation drawn on it
           <name>.svg   a vector overlay of the observations (refers to the input)
           <name>.json  the observations as data (see the README's "JSON" section)
+        For every video, folder of frames (--sequence) or live stream (a udp://, rtsp://… URL or /dev/video*):
+          <name>.json         every analysed frame's observations, then the tracks (--track)
+          <name>.mp4          the analysed frames with their observations drawn
+          <name>.contact.png  up to 12 annotated key frames
         plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path.
 
         EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
@@ -27,7 +31,7 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Image files and folders. Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP and HEIF/HEIC files.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP and HEIF/HEIC images and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
     var inputs: [String] = []
 
     @OptionGroup var requests: RequestOptionGroups

@@ -347,4 +347,65 @@ struct SequenceTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
         #expect((summary["totals"] as? [String: Int])?["tracks"] == 2)
     }
+
+    @Test func hostileVideosFailCleanlyAndTheBatchGoesOn() throws {
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ffmpeg makes the damaged copies (scripts/test installs it)")
+        let folder = try Fixture.temporaryDirectory()
+        let clip = folder.appendingPathComponent("clip.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        // An MP4 whose index (moov) comes last, as cameras write them: cut short, it has no index at all.
+        process.arguments = ["-nostdin", "-loglevel", "error", "-y", "-i", try SampleVideo.path("vtest.avi"), "-t", "3", "-c:v", "mpeg4", clip.path]
+        try process.run()
+        process.waitUntilExit()
+        let bytes = try Data(contentsOf: clip)
+        var generator = SystemRandomNumberGenerator()
+        var noisy = bytes
+        for _ in 0 ..< 200 {  // the index kept, the frames' bytes overwritten here and there
+            let at = Int.random(in: bytes.count / 10 ..< bytes.count * 8 / 10, using: &generator)
+            noisy[at] = UInt8.random(in: 0 ... 255, using: &generator)
+        }
+        let files: [(String, Data)] = [
+            ("empty.mp4", Data()),
+            ("noise.mkv", Data((0 ..< 100_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })),
+            ("text.webm", Data("this is not a video\n".utf8)),
+            ("no-index.mp4", bytes.prefix(bytes.count / 2)),
+            ("noisy.mp4", noisy),
+            ("header-only.avi", try Data(contentsOf: URL(fileURLWithPath: try SampleVideo.path("vtest.avi"))).prefix(4096)),
+        ]
+        for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder.mp4"), withIntermediateDirectories: true)
+        let sources = InputCollector.collect([folder.path])
+        #expect(sources.filter { $0.kind == .video }.count == 7)
+        let started = Date()
+        let (outcomes, out) = try run(sources, RequestSet([RectangleRequest(), BarcodeRequest()]), png: true)
+        #expect(Date().timeIntervalSince(started) < 120)
+        let byName = Dictionary(uniqueKeysWithValues: outcomes.map { (($0.source.path as NSString).lastPathComponent, $0) })
+        #expect(byName["empty.mp4"]?.error?.code == .emptyFile)
+        for name in ["noise.mkv", "text.webm", "no-index.mp4", "header-only.avi"] {
+            let error = try #require(byName[name]?.error, "\(name) should fail")
+            #expect(error.message.hasPrefix("FFmpeg could not open it") && error.code == .undecodable, "\(name): \(error)")
+        }
+        // The noisy copy: its index is intact, so its frames are read (damaged ones decode with artefacts or are skipped).
+        let noisyOutcome = try #require(byName["noisy.mp4"])
+        #expect((noisyOutcome.sequence?.sequence.framesAnalysed ?? 0) > 20, "\(String(describing: noisyOutcome.error))")
+        // The good clip is analysed whatever its neighbours did.
+        #expect(byName["clip.mp4"]?.sequence?.sequence.framesAnalysed == 30)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!names.contains { $0.hasPrefix(".analyze-") })
+        #expect(names.contains("clip.mp4") && names.contains("clip.json"))
+    }
+
+    @Test func printListsEachBarcodeOfASequenceOnce() throws {
+        let folder = try Fixture.temporaryDirectory().appendingPathComponent("scan")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, fixture) in [("f1.png", "qr-hello.png"), ("f2.png", "qr-hello.png"), ("f3.png", "code128.png"), ("f4.png", "qr-hello.png")] {
+            try FileManager.default.copyItem(atPath: Fixture.path("barcodes/" + fixture), toPath: folder.appendingPathComponent(name).path)
+        }
+        let out = folder.deletingLastPathComponent().appendingPathComponent("out")
+        let run = try CommandLineTests().run(["--sequence", folder.path, "--barcodes", "--print", "-q", "-o", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "qr:Hello, analyze!\ncode128:ANALYZE-128\n")
+    }
 }

@@ -74,7 +74,7 @@ extension BatchRunner {
             analysis.optionsHash = optionsHash
             analysis.requestErrors = summary.requestErrors
             if let readError = sequence.readError { analysis.requestErrors["read"] = ImageAnalysis.RequestError(code: AnalysisError.Code.undecodable.rawValue, message: readError) }
-            let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries)
+            let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries, barcodeLines: summary.barcodeLines)
             let checkFailures = checks.compactMap { $0.failure(count: outcomeSequence.count(of: $0.kind, label: $0.label)) }
             return ImageOutcome(source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures, timings: timings)
         } catch {
@@ -116,6 +116,9 @@ public struct SequenceOutcome: Sendable {
     /// Per kind, in the order the requests ran: counts summed over frames, labels, payloads and
     /// text gathered without repeats.
     public let summaries: [(kind: ObservationKind, summary: ResultSummary)]
+    /// Every distinct barcode read in its frames as `symbology:payload`, in the order first read
+    /// (at most 10,000): what `--print` prints for a sequence.
+    public let barcodeLines: [String]
 
     /// Observations of `kind` over all analysed frames (with `label`: only those so labelled).
     public func count(of kind: ObservationKind, label: String?) -> Int {
@@ -130,9 +133,15 @@ public struct SequenceOutcome: Sendable {
 struct SequenceSummaryAccumulator {
     private(set) var summaries: [(kind: ObservationKind, summary: ResultSummary)] = []
     private(set) var requestErrors: [String: ImageAnalysis.RequestError] = [:]
+    private(set) var barcodeLines: [String] = []
+    private var seenBarcodes = Set<String>()
 
     mutating func add(_ frame: FrameAnalysis) {
         for (kind, error) in frame.analysis.requestErrors where requestErrors[kind] == nil { requestErrors[kind] = error }
+        for code in frame.analysis.barcodes ?? [] where barcodeLines.count < 10_000 {
+            let line = "\(code.symbology):\(code.payload)"
+            if seenBarcodes.insert(line).inserted { barcodeLines.append(line) }
+        }
         for entry in frame.analysis.results {
             let s = entry.result.summary
             if let i = summaries.firstIndex(where: { $0.kind == entry.kind }) {

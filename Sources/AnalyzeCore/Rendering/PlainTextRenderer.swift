@@ -16,6 +16,13 @@ public enum PlainTextRenderer {
         return out
     }
 
+    /// A sequence's `--print` output: each distinct barcode read in its frames once, as
+    /// `symbology:payload`, in the order first read (zbarcam prints a code when it appears); its text
+    /// is not printed (it is in the JSON, frame by frame).
+    public static func text(for sequence: SequenceOutcome) -> String {
+        sequence.barcodeLines.map { $0 + "\n" }.joined()
+    }
+
     /// The same text made safe for a terminal: control characters other than newline, tab and
     /// form feed (an escape sequence in a QR code could rewrite the screen) become U+FFFD.
     public static func terminalSafe(_ text: String) -> String {

@@ -50,6 +50,7 @@ final class VideoFrameSource: FrameSource {
     init(path: String, maximumPixels: Int) throws(AnalysisError) {
         // A directory, a FIFO or a device is not read as a video file.
         try RegularFile.validate(path)
+        if RegularFile.head(path, count: 1)?.isEmpty == true { throw AnalysisError(.emptyFile, "the file is empty") }
         self.path = path
         capture = try VideoCapture(path)
         guard capture.width > 0, capture.height > 0 else { throw AnalysisError(.undecodable, "the video has no frame size") }
@@ -69,7 +70,7 @@ final class VideoFrameSource: FrameSource {
                 if let declared = declaredFrames, framesRead < declared - max(2, declared / 100),
                    declaredFPS.map({ (furthestTime ?? 0) < 0.9 * Double(declared) / $0 }) ?? (ffmpegLines > 0) {
                     readError = "the video ended after \(framesRead) of its \(declared) frames: it is truncated or damaged"
-                        + (warnings.last.map { " (FFmpeg: \($0))" } ?? "")
+                        + (warnings.last.map { " (\($0))" } ?? "")
                 }
                 return nil
             }

@@ -66,7 +66,7 @@ struct RunOptionGroup: ParsableArguments {
     @Flag(name: .customLong("jsonl"), help: "Print one JSON object per image on stdout as each finishes (the content of its JSON file, on one line; failed images as {\"file\",\"error\"}).")
     var jsonl = false
 
-    @Flag(name: .customLong("print"), help: "Print what zbarimg and tesseract print on stdout, image by image in input order: each barcode as symbology:payload on its own line, then the recognised text followed by a form feed. On a terminal, control characters in payloads and text are shown as U+FFFD.")
+    @Flag(name: .customLong("print"), help: "Print what zbarimg and tesseract print on stdout, image by image in input order: each barcode as symbology:payload on its own line, then the recognised text followed by a form feed; for a video, each distinct barcode once. On a terminal, control characters in payloads and text are shown as U+FFFD.")
     var print = false
 
     @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more input paths from FILE, one per line ('-' for stdin), e.g. `find ... | analyze --files-from -`.", valueName: "file"))
