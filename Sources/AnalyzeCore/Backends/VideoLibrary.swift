@@ -69,16 +69,18 @@ struct VideoLibrary: @unchecked Sendable {
         for path in paths {
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
                 let reason = dlerror().map { String(cString: $0) } ?? "not found"
-                // "cannot open shared object file" for a missing candidate; anything else matters.
-                if path.contains("/") && !FileManager.default.fileExists(atPath: path) { continue }
-                reasons.append(reason)
+                // A candidate that is not there is just not there; one that is there and fails matters.
+                if path.contains("/") ? FileManager.default.fileExists(atPath: path) : !reason.contains(fileName) { reasons.append(reason) }
                 continue
             }
             if let library = VideoLibrary(handle) { return .success(library) }
             reasons.append("\(path) lacks the aocv_video functions")
         }
-        let detail = reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"
-        return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) could not be opened (looked for \(paths.joined(separator: ", ")))\(detail); build it with `swift build --product AnalyzeVideo` (scripts/setup does)"))
+        if let reason = reasons.first {
+            // The library is there but what it links is not (a package installed without its Recommends).
+            return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) cannot be loaded (\(reason)); install OpenCV's video and contrib libraries and FFmpeg's libavutil (on Debian 12: apt install libopencv-videoio406 libopencv-contrib406 libavutil57, which the analyze package recommends)"))
+        }
+        return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) was not found (looked for \(paths.joined(separator: ", "))); build it with `swift build --product AnalyzeVideo` (scripts/setup does)"))
     }
 
     private init?(_ handle: UnsafeMutableRawPointer) {
