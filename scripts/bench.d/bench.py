@@ -381,7 +381,22 @@ def main():
         return x / y if x and y else None
 
     a4j1, a4j2 = analyze[("all four", 1)], analyze[("all four", 2)]
+    # Start-up: the whole process, median of several runs (shared libraries, Swift runtime, argument parsing).
+    def median_ms(command, runs):
+        times = []
+        for _ in range(runs):
+            t = time.monotonic()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=analyze_env())
+            times.append(1000 * (time.monotonic() - t))
+        return sorted(times)[len(times) // 2]
+    version_ms = median_ms([BIN, "--version"], 11)
+    startup_out = tempfile.mkdtemp(prefix="analyze-bench-startup-")
+    small_ms = median_ms([BIN, os.path.join(REPO, "Fixtures", "barcodes", "qr-hello.png"), "--barcodes", "--no-png", "--no-svg", "-q",
+                          "-o", startup_out], 7)
+    shutil.rmtree(startup_out, ignore_errors=True)
     checks = [
+        check("start-up: analyze --version, median of 11 (ms)", version_ms, None, "info", " ms"),
+        check("start-up: one small PNG --barcodes end to end, median of 7 (ms)", small_ms, None, "info", " ms"),
         check("all four --jobs 2 vs peer pipeline on both cores (speed-up)",
               ratio(pipeline["split"]["wall"], a4j2["wall"]), TARGETS["pipeline"], "≥"),
         check("--barcodes --jobs 1 vs zbarimg, 1 process (speed-up)",
