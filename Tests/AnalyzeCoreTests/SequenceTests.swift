@@ -408,4 +408,38 @@ struct SequenceTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "qr:Hello, analyze!\ncode128:ANALYZE-128\n")
     }
+
+    @Test func resumeReusesUpToDateSequencesAndRedoesChangedOnes() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let frames = folder.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        for (name, fixture) in [("a1.png", "qr-hello.png"), ("a2.png", "code128.png")] {
+            try FileManager.default.copyItem(atPath: Fixture.path("barcodes/" + fixture), toPath: frames.appendingPathComponent(name).path)
+        }
+        let out = folder.appendingPathComponent("out")
+        let sources = [try video("Megamind.avi"), InputCollector.collect([], sequences: [frames.path])[0]]
+        func runner(redetect: Int = 10) -> BatchRunner {
+            var runner = BatchRunner(sources: sources, requests: RequestSet([FaceRequest(), BarcodeRequest()]), output: OutputOptions(directory: out), jobs: 2)
+            runner.sampling = FrameSampling(maximumFrames: 30)
+            runner.tracking = TrackRequest(redetectEvery: redetect)
+            runner.resume = true
+            return runner
+        }
+        let first = try runner().run()
+        #expect(first.allSatisfy { !$0.resumed && $0.error == nil })
+        let json = try Data(contentsOf: out.appendingPathComponent("Megamind.json"))
+        let second = try runner().run()
+        #expect(second.allSatisfy { $0.resumed })
+        // The reused outcome says what the first said: counts, payloads, tracks.
+        #expect(second.map(\.digest) == first.map(\.digest))
+        #expect(second[1].sequence?.barcodeLines == ["qr:Hello, analyze!", "code128:ANALYZE-128"])
+        #expect(try Data(contentsOf: out.appendingPathComponent("Megamind.json")) == json)
+        // Other options, or another frame in the folder: analysed again.
+        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/ean13.png"), toPath: frames.appendingPathComponent("a3.png").path)
+        let third = try runner(redetect: 5).run()
+        #expect(third.allSatisfy { !$0.resumed })
+        let fourth = try runner(redetect: 5).run()
+        #expect(fourth.allSatisfy { $0.resumed })
+        #expect(fourth[1].sequence?.sequence.framesAnalysed == 3)
+    }
 }

@@ -23,8 +23,9 @@ public struct ImageOutcome: Sendable {
     }
 
     /// The outcome of an analysed sequence.
-    init(source: ImageSource, index: Int, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String], timings: StageTimings) {
-        self.init(source: source, index: index, result: .success(analysis), checkFailures: checkFailures, resumed: false, timings: timings,
+    init(source: ImageSource, index: Int, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String], resumed: Bool,
+         timings: StageTimings) {
+        self.init(source: source, index: index, result: .success(analysis), checkFailures: checkFailures, resumed: resumed, timings: timings,
                   digest: ImageDigest(source: source, analysis: analysis, sequence: sequence, checkFailures: checkFailures), sequence: sequence)
     }
 

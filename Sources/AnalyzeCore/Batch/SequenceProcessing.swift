@@ -14,6 +14,14 @@ extension BatchRunner {
         var timings = StageTimings()
         var writer: SequenceOutputWriter?
         do throws(AnalysisError) {
+            // A file or folder's content identity (a stream has none): recorded in the JSON, compared by --resume.
+            let fingerprint = source.kind == .stream ? nil
+                : try timings.measure("fingerprint") { () throws(AnalysisError) in try SequenceFingerprint.of(source, maximumBytes: maximumFileBytes) }
+            if resume, let output, let fingerprint,
+               let previous = StoredSequence.upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
+                return outcome(source: source, index: index, sequence: previous.sequence, tracks: previous.tracks, summary: previous.summary,
+                               optionsHash: optionsHash, timings: timings, resumed: true)
+            }
             let frames: any FrameSource = try timings.measure("open") { () throws(AnalysisError) -> any FrameSource in
                 switch source.kind {
                 case .frames: try FolderFrameSource(folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
@@ -33,6 +41,7 @@ extension BatchRunner {
             sequence.declaredFPS = frames.declaredFPS.map { ($0 * 1000).rounded() / 1000 }
             sequence.declaredFrames = frames.declaredFrames
             sequence.optionsHash = optionsHash
+            sequence.input = fingerprint
             // The annotated video plays the analysed frames at their own rate.
             let rate = sampling.fps ?? frames.declaredFPS.map { $0 / Double(sampling.every) } ?? 10
             if let output { writer = try SequenceOutputWriter(source: source, output: output, fps: max(1, rate)) }
@@ -70,13 +79,8 @@ extension BatchRunner {
             }
             let tracks = handler.finish()
             try writer?.finish(sequence, tracks: tracks, timings: &timings)
-            var analysis = ImageAnalysis(file: source.path, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
-            analysis.optionsHash = optionsHash
-            analysis.requestErrors = summary.requestErrors
-            if let readError = sequence.readError { analysis.requestErrors["read"] = ImageAnalysis.RequestError(code: AnalysisError.Code.undecodable.rawValue, message: readError) }
-            let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries, barcodeLines: summary.barcodeLines)
-            let checkFailures = checks.compactMap { $0.failure(count: outcomeSequence.count(of: $0.kind, label: $0.label)) }
-            return ImageOutcome(source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures, timings: timings)
+            return outcome(source: source, index: index, sequence: sequence, tracks: tracks, summary: summary, optionsHash: optionsHash,
+                           timings: timings, resumed: false)
         } catch {
             writer?.discard()
             var error = error
@@ -87,6 +91,23 @@ extension BatchRunner {
 }
 
 extension BatchRunner {
+    /// The outcome of an analysed (or resumed) sequence: its read error and its frames' request
+    /// errors make it fail; the checks count over all its frames.
+    func outcome(source: ImageSource, index: Int, sequence: SequenceAnalysis, tracks: [TrackSummary], summary: SequenceSummaryAccumulator,
+                 optionsHash: String, timings: StageTimings, resumed: Bool) -> ImageOutcome {
+        var analysis = ImageAnalysis(file: source.path, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
+        analysis.optionsHash = optionsHash
+        analysis.input = sequence.input
+        analysis.requestErrors = summary.requestErrors
+        if let readError = sequence.readError {
+            analysis.requestErrors["read"] = ImageAnalysis.RequestError(code: AnalysisError.Code.undecodable.rawValue, message: readError)
+        }
+        let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries, barcodeLines: summary.barcodeLines)
+        let checkFailures = checks.compactMap { $0.failure(count: outcomeSequence.count(of: $0.kind, label: $0.label)) }
+        return ImageOutcome(source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures,
+                            resumed: resumed, timings: timings)
+    }
+
     /// The still requests performed on several frames at once, one frame per lane with that lane's
     /// engines; the stage timings of all lanes are added to `timings`.
     static func performInParallel(_ requests: RequestSet, on frames: [SourceFrame], engines: [WorkerEngines],

@@ -7,6 +7,12 @@ public struct InputFingerprint: Sendable, Hashable, Codable {
         bytes = data.count
         sha256 = ContentHash.sha256Hex(data)
     }
+
+    /// An identity computed elsewhere (a file hashed in chunks, a folder of frames).
+    init(bytes: Int, sha256: String) {
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
 }
 
 /// Everything found in one image: the JSON contract scripts rely on.

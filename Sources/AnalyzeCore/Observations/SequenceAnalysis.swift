@@ -30,6 +30,10 @@ public struct SequenceAnalysis: Sendable, Hashable, Codable {
     public var readError: String?
     /// A hash of the requests and output options (as for images).
     public var optionsHash: String?
+    /// The input's identity by content: a video file's size and SHA-256; for a folder of frames, the
+    /// total size and the SHA-256 of its frames' names, sizes and hashes. With `optionsHash`, what
+    /// `--resume` compares. Absent for live streams.
+    public var input: InputFingerprint?
 
     public enum SequenceKind: String, Sendable, Hashable, Codable {
         case video, frames, stream

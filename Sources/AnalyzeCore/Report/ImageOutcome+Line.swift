@@ -15,8 +15,8 @@ extension ImageOutcome {
                 return "FAIL \(source.path): " + checkFailures.joined(separator: "; ") + " [check]"
             }
             if quiet { return nil }
-            if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             if resumed { return "ok   \(source.path): up to date (resumed)" }
+            if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
             let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()

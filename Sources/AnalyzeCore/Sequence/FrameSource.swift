@@ -133,15 +133,21 @@ final class FolderFrameSource: FrameSource {
     var declaredFrames: Int? { paths.count }
 
     init(folder: String, maximumPixels: Int, maximumBytes: Int) throws(AnalysisError) {
-        guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
-        paths = FilePathBytes.entries(of: folder)
-            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
-            .map(\.name)
-            .sorted(by: Self.naturalOrder)
-            .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
-        guard !paths.isEmpty else { throw AnalysisError(.missingFile, "the folder holds no images") }
+        paths = try Self.framePaths(in: folder)
         self.maximumPixels = maximumPixels
         self.maximumBytes = maximumBytes
+    }
+
+    /// The images of `folder` (not its subfolders, no hidden files), in natural name order.
+    static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
+        guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
+        let paths = FilePathBytes.entries(of: folder)
+            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
+            .map(\.name)
+            .sorted(by: naturalOrder)
+            .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+        guard !paths.isEmpty else { throw AnalysisError(.missingFile, "the folder holds no images") }
+        return paths
     }
 
     /// `a2` before `a10`: runs of digits compare by value, the rest by Unicode scalars.

@@ -72,7 +72,7 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more input paths from FILE, one per line ('-' for stdin), e.g. `find ... | analyze --files-from -`.", valueName: "file"))
     var filesFrom: String?
 
-    @Flag(name: .customLong("resume"), help: "Skip images whose outputs in the output folder are up to date (same input bytes by SHA-256, same options and models): continues an interrupted run.")
+    @Flag(name: .customLong("resume"), help: "Skip images and videos whose outputs in the output folder are up to date (same input bytes by SHA-256, same options and models): continues an interrupted run. Live streams are always analysed.")
     var resume = false
 
     @Option(name: .customLong("shard"), help: ArgumentHelp("Analyse only slice K of N (0 <= K < N) of the inputs, chosen by a stable hash of each path; writes summary.shard-K-of-N.json. Merge with `analyze report`.", valueName: "K/N"))
