@@ -7,9 +7,12 @@ import Synchronization
 /// lines of two videos analysed at once interleave as whole lines.
 final class FrameLinePrinter: Sendable {
     private let failed = Mutex(false)
+    private let coordinates: OutputLayout.CoordinateSpace
+
+    init(coordinates: OutputLayout.CoordinateSpace) { self.coordinates = coordinates }
 
     func print(_ source: ImageSource, _ frame: FrameAnalysis) {
-        guard var bytes = try? JSONRenderer.encode(FrameLine(file: source.path, frame: frame), pretty: false) else { return }
+        guard var bytes = try? FrameLine(file: source.path, frame: frame, coordinates: coordinates).encoded() else { return }
         bytes.append(0x0A)
         failed.withLock { failed in
             // A closed pipe (`| head`) ends stdout output quietly; the run goes on.

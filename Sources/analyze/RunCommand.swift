@@ -124,7 +124,7 @@ struct RunCommand: ParsableCommand {
         runner.cancellation = cancellation
         runner.sampling = sequenceOptions.sampling
         runner.tracking = tracking
-        if runOptions.jsonl { runner.onFrame = FrameLinePrinter().print }
+        if runOptions.jsonl { runner.onFrame = FrameLinePrinter(coordinates: output.layout.coordinates).print }
 
         let progress = ProgressReporter(total: sources.count, quiet: runOptions.quiet,
                                         stdout: runOptions.jsonl ? .jsonl : runOptions.print ? .plain : nil)

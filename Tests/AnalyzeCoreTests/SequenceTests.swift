@@ -442,4 +442,23 @@ struct SequenceTests {
         #expect(fourth.allSatisfy { $0.resumed })
         #expect(fourth[1].sequence?.sequence.framesAnalysed == 3)
     }
+
+    @Test func normalizedCoordinatesReachTheFramesAndTheirLines() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let megamind = try SampleVideo.path("Megamind.avi")  // 720x528
+        let cli = CommandLineTests()
+        let pixels = try cli.run([megamind, "--faces", "--max-frames", "3", "--no-png", "-q", "-o", folder.appendingPathComponent("p").path])
+        let normal = try cli.run([megamind, "--faces", "--max-frames", "3", "--no-png", "-q", "--normalized", "--jsonl", "-o", folder.appendingPathComponent("n").path])
+        #expect(pixels.status == 0 && normal.status == 0)
+        let p = try SequenceJSON(folder.appendingPathComponent("p/Megamind.json")), n = try SequenceJSON(folder.appendingPathComponent("n/Megamind.json"))
+        let raw = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("n/Megamind.json"))) as? [String: Any])
+        #expect(raw["coordinates"] as? String == "normalized")
+        let a = try #require(p.detections("faces")[1]?.first), b = try #require(n.detections("faces")[1]?.first)
+        #expect(abs(b.x - a.x / 720) < 1e-4 && abs(b.y - (1 - (a.y + a.height) / 528)) < 1e-4 && abs(b.width - a.width / 720) < 1e-4)
+        // The --jsonl lines say so too, with the same numbers as the file.
+        let lines = normal.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 3 && lines.allSatisfy { $0["coordinates"] as? String == "normalized" })
+        let lineBox = try #require(SequenceJSON.box(((lines[1]["faces"] as? [[String: Any]])?.first)?["boundingBox"]))
+        #expect(lineBox.x == b.x && lineBox.y == b.y)
+    }
 }

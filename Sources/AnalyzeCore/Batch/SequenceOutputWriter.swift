@@ -26,7 +26,9 @@ final class SequenceOutputWriter {
         if layout.png {
             video = try AtomicFileWriter.Pending(output.url(of: .video, for: source))
         }
-        try json?.append("{\"file\":" + Self.encodeFragment(source.path) + ",\"frames\":[\n")
+        // In Vision's coordinates, the file says so first (as an image's JSON does).
+        let marker = output.layout.coordinates == .normalized ? "\"coordinates\":\"normalized\"," : ""
+        try json?.append("{" + marker + "\"file\":" + Self.encodeFragment(source.path) + ",\"frames\":[\n")
     }
 
     /// Whether frames are drawn (for the video and the contact sheet).
