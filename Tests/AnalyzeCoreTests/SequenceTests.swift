@@ -461,4 +461,34 @@ struct SequenceTests {
         let lineBox = try #require(SequenceJSON.box(((lines[1]["faces"] as? [[String: Any]])?.first)?["boundingBox"]))
         #expect(lineBox.x == b.x && lineBox.y == b.y)
     }
+
+    @Test func ctrlCStopsALiveStreamWithItsOutputsComplete() throws {
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ffmpeg serves the stream (scripts/test installs it)")
+        let port = Int.random(in: 40_001 ... 60_000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: ffmpeg)
+        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try SampleVideo.path("vtest.avi"), "-t", "20", "-c:v", "mpeg4", "-g", "5",
+                            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        let out = try Fixture.temporaryDirectory()
+        // No --duration: the stream would run 20 s; Ctrl-C after 4 s stops it.
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["udp://127.0.0.1:\(port)", "--rects", "--track", "-q", "-o", out.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 4)
+        process.interrupt()
+        let stopped = Date()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(stopped) < 5)
+        #expect(process.terminationStatus == 130)
+        let json = try SequenceJSON(out.appendingPathComponent("stream-127.0.0.1-\(port).json"))
+        #expect(json.frames.count > 5 && (json.sequence["framesAnalysed"] as? Int) == json.frames.count)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(names.contains("stream-127.0.0.1-\(port).mp4") && !names.contains { $0.hasPrefix(".analyze-") })
+    }
 }

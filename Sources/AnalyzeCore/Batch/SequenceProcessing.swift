@@ -25,7 +25,7 @@ extension BatchRunner {
             let frames: any FrameSource = try timings.measure("open") { () throws(AnalysisError) -> any FrameSource in
                 switch source.kind {
                 case .frames: try FolderFrameSource(folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
-                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels)
+                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels, cancellation: cancellation)
                 case .video, .image: try VideoFrameSource(path: source.path, maximumPixels: maximumPixels)
                 }
             }

@@ -28,7 +28,11 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     var framesDropped: Int { condition.withLock { dropped } }
     var readError: String? { condition.withLock { failure } }
 
-    init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10)) throws(AnalysisError) {
+    /// Ctrl-C: checked while waiting for a frame, so a quiet stream stops at once too.
+    private let cancellation: CancellationFlag?
+
+    init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), cancellation: CancellationFlag? = nil) throws(AnalysisError) {
+        self.cancellation = cancellation
         let capture = try VideoCapture(url, openTimeout: .seconds(15), readTimeout: readTimeout)
         guard capture.width * capture.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
@@ -85,7 +89,10 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if stopped { return nil }
+            if stopped || cancellation?.isCancelled == true {
+                stopped = true
+                return nil
+            }
             if selector.isFinished {
                 stopped = true
                 return nil
