@@ -32,8 +32,11 @@ extension BatchRunner {
             defer { frames.close() }
             let handler = SequenceRequestHandler(requests: requests, tracking: tracking)
             handler.parallelTrackers = lanes
-            // Frames analysed at once: only without tracking (a key frame depends on the tracks before it).
-            let frameLanes = tracking == nil ? lanes : 1
+            // Frames whose still requests run at once. Without tracking every frame is a key frame. With
+            // it, while nothing is tracked every frame is one too, unless a track starts on a frame
+            // of the batch: the detections are then performed ahead for the whole batch, and a frame
+            // that turns out not to be a key frame ignores its own (the output is the same bytes).
+            let frameLanes = lanes
             let laneEngines = [engines] + (1 ..< max(1, frameLanes)).map { _ in WorkerEngines(models: engines.models) }
             var selector = FrameSelector(sampling)
             var sequence = SequenceAnalysis(file: source.path, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
@@ -49,9 +52,11 @@ extension BatchRunner {
             var firstTime: Double?, lastTime: Double?
             while cancellation?.isCancelled != true {
                 var batch: [SourceFrame] = []
-                while batch.count < frameLanes, let frame = timings.measure("decode", { frames.next(&selector) }) { batch.append(frame) }
+                let ahead = tracking == nil || handler.isIdle ? frameLanes : 1
+                while batch.count < ahead, let frame = timings.measure("decode", { frames.next(&selector) }) { batch.append(frame) }
                 if batch.isEmpty { break }
-                let precomputed = batch.count > 1 ? Self.performInParallel(requests, on: batch, engines: laneEngines, timings: &timings) : [nil]
+                let precomputed = batch.count > 1 ? Self.performInParallel(requests, on: batch, engines: laneEngines, timings: &timings)
+                    : [nil]
                 for (frame, analysis) in zip(batch, precomputed) {
                     if sequence.framesAnalysed == 0 {
                         sequence.width = frame.image.width

@@ -64,6 +64,9 @@ public final class SequenceRequestHandler {
         }
     }
 
+    /// Whether nothing is being tracked (every next frame is then a key frame, until a track starts).
+    public var isIdle: Bool { tracks.isEmpty }
+
     /// Analysed frames since the detections last ran.
     private var sinceDetection = 0
 
