@@ -92,7 +92,7 @@ final class ProgressReporter: @unchecked Sendable {
                 let file: String
                 let error: Reason
             }
-            bytes = try? JSONRenderer.encode(Failed(file: outcome.source.path, error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
+            bytes = try? JSONRenderer.encode(Failed(file: outcome.source.displayPath, error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
         }
         guard var bytes, !stdoutFailed else { return }
         bytes.append(0x0A)

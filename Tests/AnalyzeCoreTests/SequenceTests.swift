@@ -491,4 +491,19 @@ struct SequenceTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(names.contains("stream-127.0.0.1-\(port).mp4") && !names.contains { $0.hasPrefix(".analyze-") })
     }
+
+    @Test func aStreamsPasswordNeverReachesTheOutputs() throws {
+        let out = try Fixture.temporaryDirectory()
+        // Nothing listens on port 9: both fail at once, with FFmpeg's reason (which quotes the URL).
+        let run = try CommandLineTests().run(["tcp://user:s3cret-pw@127.0.0.1:9/live", "rtsp://admin:hunter2@127.0.0.1:9/cam",
+                                              Fixture.path("barcodes/qr-hello.png"), "--barcodes", "--jsonl", "-o", out.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("FAIL tcp://***@127.0.0.1:9/live: FFmpeg could not open it"), "\(run.stderr)")
+        var everything = run.stdout + run.stderr
+        for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+            everything += name + String(decoding: try Data(contentsOf: out.appendingPathComponent(name)), as: UTF8.self)
+        }
+        #expect(!everything.contains("s3cret-pw") && !everything.contains("hunter2"))
+        #expect(InputCollector.collect(["rtsp://admin:hunter2@cam.local:554/stream"]).first?.outputName == "stream-cam.local-554-stream")
+    }
 }

@@ -28,7 +28,7 @@ final class SequenceOutputWriter {
         }
         // In Vision's coordinates, the file says so first (as an image's JSON does).
         let marker = output.layout.coordinates == .normalized ? "\"coordinates\":\"normalized\"," : ""
-        try json?.append("{" + marker + "\"file\":" + Self.encodeFragment(source.path) + ",\"frames\":[\n")
+        try json?.append("{" + marker + "\"file\":" + Self.encodeFragment(source.displayPath) + ",\"frames\":[\n")
     }
 
     /// Whether frames are drawn (for the video and the contact sheet).

@@ -39,7 +39,7 @@ extension BatchRunner {
             let frameLanes = lanes
             let laneEngines = [engines] + (1 ..< max(1, frameLanes)).map { _ in WorkerEngines(models: engines.models) }
             var selector = FrameSelector(sampling)
-            var sequence = SequenceAnalysis(file: source.path, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
+            var sequence = SequenceAnalysis(file: source.displayPath, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
                                             sampling: sampling, tracking: tracking)
             sequence.declaredFPS = frames.declaredFPS.map { ($0 * 1000).rounded() / 1000 }
             sequence.declaredFrames = frames.declaredFrames
@@ -73,10 +73,10 @@ extension BatchRunner {
                 }
             }
             if cancellation?.isCancelled == true { frames.close() }
-            sequence.warnings = frames.takeWarnings()
+            sequence.warnings = frames.takeWarnings().map(source.redacting)
             sequence.framesRead = frames.framesRead
             sequence.framesDropped = frames.framesDropped
-            sequence.readError = frames.readError
+            sequence.readError = frames.readError.map(source.redacting)
             if let firstTime, let lastTime { sequence.duration = ((lastTime - firstTime) * 1000).rounded() / 1000 }
             guard sequence.framesAnalysed > 0 || (sequence.readError == nil && sequence.framesRead > 0) else {
                 writer?.discard()
@@ -88,8 +88,8 @@ extension BatchRunner {
                            timings: timings, resumed: false)
         } catch {
             writer?.discard()
-            var error = error
-            if error.file == nil { error.file = source.path }
+            var error = AnalysisError(error.code, source.redacting(error.message), file: error.file.map(source.redacting))
+            if error.file == nil { error.file = source.displayPath }
             return ImageOutcome(source: source, index: index, result: .failure(error), timings: timings)
         }
     }
@@ -100,7 +100,7 @@ extension BatchRunner {
     /// errors make it fail; the checks count over all its frames.
     func outcome(source: ImageSource, index: Int, sequence: SequenceAnalysis, tracks: [TrackSummary], summary: SequenceSummaryAccumulator,
                  optionsHash: String, timings: StageTimings, resumed: Bool) -> ImageOutcome {
-        var analysis = ImageAnalysis(file: source.path, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
+        var analysis = ImageAnalysis(file: source.displayPath, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
         analysis.optionsHash = optionsHash
         analysis.input = sequence.input
         analysis.requestErrors = summary.requestErrors

@@ -30,6 +30,27 @@ public struct ImageSource: Sendable, Hashable {
         self.kind = kind
     }
 
+    /// The path as outputs show it (JSON, report, stderr): a stream URL's user and password
+    /// (`rtsp://user:secret@host/…`) become `***`; everything else as given.
+    public var displayPath: String { redacting(path) }
+
+    /// `text` with a stream URL's credentials replaced by `***` wherever they appear (FFmpeg's
+    /// messages quote the URL).
+    public func redacting(_ text: String) -> String {
+        guard kind == .stream, let credentials = Self.credentials(in: path) else { return text }
+        return text.replacingOccurrences(of: credentials, with: "***")
+    }
+
+    /// The `user:password` part of a URL's authority, if any.
+    static func credentials(in url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        let userinfo = authority[..<at]
+        return userinfo.isEmpty ? nil : String(userinfo)
+    }
+
     /// Reads the whole file once (regular files only, at most `maximumBytes`); every later stage
     /// works on these bytes.
     func readBytes(maximumBytes: Int = RegularFile.defaultMaximumBytes) throws(AnalysisError) -> [UInt8] {

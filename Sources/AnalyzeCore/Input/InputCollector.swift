@@ -118,7 +118,9 @@ public enum InputCollector {
     /// `udp://127.0.0.1:5000?x` → `stream-127.0.0.1-5000`; `/dev/video0` → `video0`.
     static func streamStem(of url: String) -> String {
         if url.hasPrefix("/dev/") { return sanitizedStem(of: url + ".dev") }
-        let rest = url.range(of: "://").map { String(url[$0.upperBound...]) } ?? url
+        var rest = url.range(of: "://").map { String(url[$0.upperBound...]) } ?? url
+        // Never a user name or password in a file name.
+        if let credentials = ImageSource.credentials(in: url), let range = rest.range(of: credentials + "@") { rest.removeSubrange(range) }
         let host = rest.split(separator: "?").first.map(String.init) ?? rest
         let cleaned = String(host.unicodeScalars.map { s -> Character in
             s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == ".") ? Character(s) : "-"

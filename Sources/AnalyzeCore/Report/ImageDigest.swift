@@ -65,7 +65,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     }
 
     private init(source: ImageSource, failure error: AnalysisError) {
-        file = source.path
+        file = source.displayPath
         outputName = source.outputName
         status = .failed
         errorCode = error.code.rawValue
@@ -95,7 +95,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
 
     private init(source: ImageSource, analysis: ImageAnalysis, summaries: [(kind: ObservationKind, summary: ResultSummary)], checkFailures: [String],
                  sequence: SequenceDigest?, extraCounts: [String: Int]) {
-        file = source.path
+        file = source.displayPath
         outputName = source.outputName
         self.sequence = sequence
         if analysis.requestErrors.isEmpty {

@@ -4,30 +4,30 @@ extension ImageOutcome {
     public func line(quiet: Bool) -> String? {
         switch result {
         case .failure(let error):
-            return "FAIL \(source.path): \(error.message) [\(error.code)]"
+            return "FAIL \(source.displayPath): \(error.message) [\(error.code)]"
         case .success(let analysis):
             if !analysis.requestErrors.isEmpty {
                 let failed = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
                 let kept = analysis.results.map(\.result.summary.phrase)
-                return "FAIL \(source.path): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
+                return "FAIL \(source.displayPath): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
             }
             if !checkFailures.isEmpty {
-                return "FAIL \(source.path): " + checkFailures.joined(separator: "; ") + " [check]"
+                return "FAIL \(source.displayPath): " + checkFailures.joined(separator: "; ") + " [check]"
             }
             if quiet { return nil }
-            if resumed { return "ok   \(source.path): up to date (resumed)" }
+            if resumed { return "ok   \(source.displayPath): up to date (resumed)" }
             if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
             let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
-            return "ok   \(source.path): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
+            return "ok   \(source.displayPath): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
         }
     }
 
     /// `ok   clip.avi: video 768x576, 80 of 795 frames analysed, 12 tracks; 240 faces, …`.
     static func line(source: ImageSource, sequence outcome: SequenceOutcome, warnings: [String]) -> String {
         let s = outcome.sequence
-        var text = "ok   \(source.path): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
+        var text = "ok   \(source.displayPath): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
         if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
         if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
         let found = outcome.summaries.map { "\($0.summary.count) \($0.kind.rawValue)" }
