@@ -6,7 +6,7 @@ struct SequenceOptionGroup: ParsableArguments {
     @Option(name: .customLong("sequence"), help: ArgumentHelp("Analyse the images in DIR as the frames of one sequence (natural name order: frame2 before frame10), with tracks across them. Repeatable.", valueName: "dir"))
     var sequences: [String] = []
 
-    @Option(name: .customLong("every"), help: ArgumentHelp("In videos and sequences, analyse every N-th frame (default 1: all).", valueName: "n"))
+    @Option(name: .customLong("every"), help: ArgumentHelp("In videos and sequences, analyse every N-th frame (1: all).", valueName: "n"))
     var every: Int = 1
 
     @Option(name: .customLong("fps"), help: ArgumentHelp("In videos and streams, analyse at most F frames per second of the video's time (e.g. 2).", valueName: "f"))
@@ -24,7 +24,7 @@ struct SequenceOptionGroup: ParsableArguments {
     @Option(name: .customLong("tracker"), help: ArgumentHelp("The tracker: csrt (accurate) or kcf (fast).", valueName: "name"))
     var tracker: TrackRequest.Algorithm = .csrt
 
-    @Option(name: .customLong("redetect"), help: ArgumentHelp("With --track, run the detections on every N-th analysed frame to correct drift, start new tracks and end lost ones (default 10; 1: every frame).", valueName: "n"))
+    @Option(name: .customLong("redetect"), help: ArgumentHelp("With --track, run the detections on every N-th analysed frame (and on every frame while nothing is tracked) to correct drift, start new tracks and end lost ones (1: every frame).", valueName: "n"))
     var redetect: Int = 10
 
     @Option(name: .customLong("track-box"), help: ArgumentHelp("Follow this box (pixels of the first analysed frame: x,y,width,height) through the sequence, as a `box` track; implies --track. Repeatable.", valueName: "x,y,w,h"))
