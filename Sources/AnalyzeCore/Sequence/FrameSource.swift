@@ -61,7 +61,7 @@ final class VideoFrameSource: FrameSource {
 
     func next(_ selector: inout FrameSelector) -> SourceFrame? {
         while !selector.isFinished {
-            guard let time = capture.grab() else {
+            guard let time = grab() else {
                 collectLog()
                 // The container said more frames than could be read, and the frames read stop
                 // well before its declared duration: truncated or damaged. A shortfall alone is
@@ -95,6 +95,18 @@ final class VideoFrameSource: FrameSource {
         }
         return nil
     }
+
+    /// The next frame's time, or nil at the end. A damaged packet can fail one read with data after
+    /// it: a few reads are tried before the video is taken as ended (at its real end they fail at once).
+    private func grab() -> Double?? {
+        for _ in 0 ..< Self.readAttempts {
+            if let time = capture.grab() { return time }
+        }
+        return nil
+    }
+
+    /// Reads tried in a row before the video is taken as ended.
+    static let readAttempts = 8
 
     private func collectLog() {
         let (lines, total) = capture.takeLog()
