@@ -501,7 +501,7 @@ struct SequenceTests {
         #expect(Date().timeIntervalSince(stopped) < 5)
         #expect(process.terminationStatus == 130)
         let json = try SequenceJSON(out.appendingPathComponent("stream-127.0.0.1-\(port).json"))
-        #expect(json.frames.count > 5 && (json.sequence["framesAnalysed"] as? Int) == json.frames.count)
+        #expect(!json.frames.isEmpty && (json.sequence["framesAnalysed"] as? Int) == json.frames.count)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(names.contains("stream-127.0.0.1-\(port).mp4") && !names.contains { $0.hasPrefix(".analyze-") })
     }
