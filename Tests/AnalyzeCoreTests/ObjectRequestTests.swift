@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import AnalyzeCore
 
-/// Real photographs from Debian's `opencv-doc` (fetched by scripts/fetch-test-images).
+/// Real photographs and videos from Debian's `opencv-doc` (fetched by scripts/fetch-test-images).
 enum OpenCVSample {
     static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc")
 

@@ -34,7 +34,7 @@ struct SchemaTests {
     @Test func aSequenceJSONAndItsFrameLinesValidate() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let videos = [try SampleVideo.path("tree.avi"), try SampleVideo.path("Megamind.avi")]
+        let videos = [try OpenCVSample.path("tree.avi"), try OpenCVSample.path("Megamind.avi")]
         let run = try CommandLineTests().run(videos + ["--faces", "--rects", "--horizon", "--track", "--max-frames", "25", "--jsonl",
                                                        "-o", out.appendingPathComponent("videos").path])
         #expect(run.status == 0, "\(run.stderr)")

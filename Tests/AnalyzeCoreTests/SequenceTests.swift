@@ -2,17 +2,6 @@ import Foundation
 import Testing
 @testable import AnalyzeCore
 
-/// Real videos from Debian's opencv-doc (scripts/fetch-test-images).
-enum SampleVideo {
-    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc")
-
-    static func path(_ name: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        return path
-    }
-}
-
 /// A sequence's JSON as read back: frames by index, tracks.
 struct SequenceJSON {
     struct Box { let x, y, width, height: Double }
@@ -123,7 +112,7 @@ struct SequenceTests {
     }
 
     func video(_ name: String) throws -> ImageSource {
-        let path = try SampleVideo.path(name)
+        let path = try OpenCVSample.path(name)
         return ImageSource(path: path, outputName: (name as NSString).deletingPathExtension, kind: .video)
     }
 
@@ -171,7 +160,7 @@ struct SequenceTests {
     }
 
     @Test func aTruncatedVideoGivesTheFramesBeforeTheCutAndAClearError() throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: try SampleVideo.path("vtest.avi")))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("vtest.avi")))
         let folder = try Fixture.temporaryDirectory()
         let truncated = folder.appendingPathComponent("cut.avi")
         try bytes.prefix(bytes.count * 4 / 10).write(to: truncated)
@@ -244,7 +233,7 @@ struct SequenceTests {
         #expect(json.tracks.count == 1 && track["kind"] as? String == "box" && track["end"] as? String == "sequence-ended")
         let at60 = try #require(json.tracked[60]?.first).box
         // Frame 60 decoded on its own: the tracked box lies on a person YOLO finds there, who has walked away from the start.
-        let capture = try VideoCapture(try SampleVideo.path("vtest.avi"))
+        let capture = try VideoCapture(try OpenCVSample.path("vtest.avi"))
         for _ in 0 ... 60 { _ = capture.grab() }
         let frame = UprightImage(pixels: try capture.retrieve(), orientation: .up)
         let people = try ObjectRequest().perform(on: frame, engines: WorkerEngines()).filter { $0.identifier == "person" }.map(\.boundingBox)
@@ -285,7 +274,7 @@ struct SequenceTests {
         // vtest.avi at its own pace (10 frames per second), as MPEG-TS over UDP on loopback, a key frame every 5 frames.
         let server = Process()
         server.executableURL = URL(fileURLWithPath: ffmpeg)
-        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try SampleVideo.path("vtest.avi"), "-t", "12", "-c:v", "mpeg4", "-g", "5",
+        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try OpenCVSample.path("vtest.avi"), "-t", "12", "-c:v", "mpeg4", "-g", "5",
                             "-f", "mpegts", url + "?pkt_size=1316"]
         server.standardError = FileHandle.nullDevice
         try server.run()
@@ -314,7 +303,7 @@ struct SequenceTests {
         let folder = try Fixture.temporaryDirectory()
         let base = folder.appendingPathComponent("base.mp4"), turned = folder.appendingPathComponent("turned.mp4")
         // A phone's portrait video: landscape pixels and a display matrix saying "turn 90° clockwise".
-        for arguments in [["-i", try SampleVideo.path("vtest.avi"), "-t", "0.5", "-c:v", "mpeg4", "-q:v", "2", base.path],
+        for arguments in [["-i", try OpenCVSample.path("vtest.avi"), "-t", "0.5", "-c:v", "mpeg4", "-q:v", "2", base.path],
                           ["-i", base.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path]] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ffmpeg)
@@ -346,7 +335,7 @@ struct SequenceTests {
         let folder = try Fixture.temporaryDirectory()
         let inputs = folder.appendingPathComponent("trip"), out = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try SampleVideo.path("Megamind.avi"), toPath: inputs.appendingPathComponent("clip.avi").path)
+        try FileManager.default.copyItem(atPath: try OpenCVSample.path("Megamind.avi"), toPath: inputs.appendingPathComponent("clip.avi").path)
         try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent("code.png").path)
         let run = try CommandLineTests().run([inputs.path, "--faces", "--barcodes", "--track", "--max-frames", "40", "-o", out.path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -369,7 +358,7 @@ struct SequenceTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         // An MP4 whose index (moov) comes last, as cameras write them: cut short, it has no index at all.
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y", "-i", try SampleVideo.path("vtest.avi"), "-t", "3", "-c:v", "mpeg4", clip.path]
+        process.arguments = ["-nostdin", "-loglevel", "error", "-y", "-i", try OpenCVSample.path("vtest.avi"), "-t", "3", "-c:v", "mpeg4", clip.path]
         try process.run()
         process.waitUntilExit()
         let bytes = try Data(contentsOf: clip)
@@ -386,7 +375,7 @@ struct SequenceTests {
             ("text.webm", Data("this is not a video\n".utf8)),
             ("no-index.mp4", bytes.prefix(bytes.count / 2)),
             ("noisy.mp4", noisy),
-            ("header-only.avi", try Data(contentsOf: URL(fileURLWithPath: try SampleVideo.path("vtest.avi"))).prefix(4096)),
+            ("header-only.avi", try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("vtest.avi"))).prefix(4096)),
         ]
         for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder.mp4"), withIntermediateDirectories: true)
@@ -459,7 +448,7 @@ struct SequenceTests {
 
     @Test func normalizedCoordinatesReachTheFramesAndTheirLines() throws {
         let folder = try Fixture.temporaryDirectory()
-        let megamind = try SampleVideo.path("Megamind.avi")  // 720x528
+        let megamind = try OpenCVSample.path("Megamind.avi")  // 720x528
         let cli = CommandLineTests()
         let pixels = try cli.run([megamind, "--faces", "--max-frames", "3", "--no-png", "-q", "-o", folder.appendingPathComponent("p").path])
         let normal = try cli.run([megamind, "--faces", "--max-frames", "3", "--no-png", "-q", "--normalized", "--jsonl", "-o", folder.appendingPathComponent("n").path])
@@ -482,7 +471,7 @@ struct SequenceTests {
         let port = Int.random(in: 40_001 ... 60_000)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: ffmpeg)
-        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try SampleVideo.path("vtest.avi"), "-t", "20", "-c:v", "mpeg4", "-g", "5",
+        server.arguments = ["-nostdin", "-loglevel", "error", "-re", "-i", try OpenCVSample.path("vtest.avi"), "-t", "20", "-c:v", "mpeg4", "-g", "5",
                             "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
         server.standardError = FileHandle.nullDevice
         try server.run()

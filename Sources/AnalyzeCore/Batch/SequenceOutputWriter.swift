@@ -38,8 +38,11 @@ final class SequenceOutputWriter {
     /// then, to the contact sheet.
     func add(_ frame: FrameAnalysis, image: UprightImage, timings: inout StageTimings) throws(AnalysisError) {
         if let json {
-            let line = try timings.measure("render.json") { () throws(AnalysisError) in try encodeFrame(frame, width: image.width, height: image.height) }
-            try json.append((framesWritten > 0 ? ",\n" : "") + line)
+            let line = try timings.measure("render.json") { () throws(AnalysisError) in
+                output.layout.coordinates == .normalized ? try JSONRenderer.encode(frame, normalizedTo: (image.width, image.height), pretty: false)
+                    : try JSONRenderer.encode(frame, pretty: false)
+            }
+            try json.append((framesWritten > 0 ? ",\n" : "") + String(decoding: line, as: UTF8.self))
         }
         framesWritten += 1
         guard draws else { return }
@@ -94,16 +97,6 @@ final class SequenceOutputWriter {
         videoWriter?.finish()
         video?.discard()
         json?.discard()
-    }
-
-    private func encodeFrame(_ frame: FrameAnalysis, width: Int, height: Int) throws(AnalysisError) -> String {
-        let bytes: [UInt8]
-        if output.layout.coordinates == .normalized, let key = NormalizedCoordinates.key {
-            bytes = try JSONRenderer.encode(frame, pretty: false, userInfo: [key: NormalizedCoordinates(width: width, height: height)])
-        } else {
-            bytes = try JSONRenderer.encode(frame, pretty: false)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func encodeFragment(_ string: String) -> String {

@@ -144,6 +144,18 @@ public final class SequenceRequestHandler {
     private func track(_ frame: UprightImage, analysis: ImageAnalysis, keyFrame: Bool, index: Int, time: Double?,
                        tracking: TrackRequest) throws(AnalysisError) -> [TrackedObjectObservation] {
         var observed: [Int: TrackedObjectObservation] = [:]
+        // Every live track follows its object into this frame; the lost ones end.
+        var kept: [LiveTrack] = []
+        for (track, update) in zip(tracks, try updates(of: tracks, in: frame)) {
+            if let (box, similarity) = update, similarity >= tracking.minimumSimilarity {
+                observed[track.id] = track.seen(Self.clip(box, width: frame.width, height: frame.height), confidence: similarity,
+                                                frame: index, time: time, detected: false)
+                kept.append(track)
+            } else {
+                finished.append(track.summary(.lost))
+            }
+        }
+        tracks = kept
         // The first analysed frame starts the --track-box tracks.
         if analysedFrames == 1 {
             for box in tracking.boxes {
@@ -155,20 +167,6 @@ public final class SequenceRequestHandler {
                 observed[track.id] = track.seen(clipped, confidence: 1, frame: index, time: time, detected: true)
             }
         }
-        // Every live track follows its object into this frame.
-        var kept: [LiveTrack] = []
-        let following = tracks.filter { observed[$0.id] == nil }
-        for (track, update) in zip(following, try updates(of: following, in: frame)) {
-            if let (box, similarity) = update, similarity >= tracking.minimumSimilarity {
-                observed[track.id] = track.seen(Self.clip(box, width: frame.width, height: frame.height), confidence: similarity,
-                                                frame: index, time: time, detected: false)
-                kept.append(track)
-            } else {
-                finished.append(track.summary(.lost))
-            }
-        }
-        kept += tracks.filter { track in observed[track.id] != nil && !kept.contains { $0 === track } }
-        tracks = kept.sorted { $0.id < $1.id }
 
         if keyFrame {
             let detections = self.detections(in: analysis, tracking: tracking)

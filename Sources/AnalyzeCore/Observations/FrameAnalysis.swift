@@ -59,8 +59,7 @@ public struct FrameLine: Encodable {
 
     /// The line's bytes (no newline), its coordinates relative to the frame's size when normalized.
     public func encoded() throws(AnalysisError) -> [UInt8] {
-        guard coordinates == .normalized, let key = NormalizedCoordinates.key else { return try JSONRenderer.encode(self, pretty: false) }
-        return try JSONRenderer.encode(self, pretty: false,
-                                       userInfo: [key: NormalizedCoordinates(width: frame.analysis.width, height: frame.analysis.height)])
+        guard coordinates == .normalized else { return try JSONRenderer.encode(self, pretty: false) }
+        return try JSONRenderer.encode(self, normalizedTo: (frame.analysis.width, frame.analysis.height), pretty: false)
     }
 }

@@ -9,9 +9,14 @@ public enum JSONRenderer {
     /// space relative to the upright image's size).
     public static func encode(_ analysis: ImageAnalysis, coordinates: OutputLayout.CoordinateSpace, pretty: Bool = true) throws(AnalysisError) -> [UInt8] {
         guard coordinates == .normalized else { return try encode(analysis, pretty: pretty) }
+        return try encode(NormalizedAnalysis(analysis: analysis), normalizedTo: (analysis.width, analysis.height), pretty: pretty)
+    }
+
+    /// `value` with every ``PixelPoint`` and ``BoundingBox`` in it written as fractions of an image of
+    /// `size` (Vision's coordinates): an image's JSON, a frame of a sequence, a `--jsonl` frame line.
+    static func encode<T: Encodable>(_ value: T, normalizedTo size: (width: Int, height: Int), pretty: Bool) throws(AnalysisError) -> [UInt8] {
         guard let key = NormalizedCoordinates.key else { throw AnalysisError(.outputFailed, "normalized coordinates are not available") }
-        return try encode(NormalizedAnalysis(analysis: analysis), pretty: pretty,
-                          userInfo: [key: NormalizedCoordinates(width: analysis.width, height: analysis.height)])
+        return try encode(value, pretty: pretty, userInfo: [key: NormalizedCoordinates(width: size.width, height: size.height)])
     }
 
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = true, userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws(AnalysisError) -> [UInt8] {
