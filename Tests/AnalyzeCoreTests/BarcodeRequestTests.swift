@@ -78,4 +78,46 @@ struct BarcodeRequestTests {
             #expect(analysis.barcodes?.isEmpty == true, "\(source.path): \(analysis.barcodes?.map(\.payload) ?? [])")
         }
     }
+
+    /// A 10 MP photo (the forest wallpaper scaled to 4000×2500) with small codes pasted in: read on
+    /// the 2000-px copy they are too small to decode, so they are read only in the full-resolution
+    /// regions the barcode-region finder picks out.
+    func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)]) throws -> UprightImage {
+        let photo = try Wallpaper.image("Path").pixels.resized(width: 4000, height: 2500)
+        for code in codes {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path(code.file))))
+            let (pixels, _) = try OpenCVMat.decode(bytes)
+            let height = pixels.height * code.width / pixels.width
+            try photo.paste(try pixels.bgr().resized(width: code.width, height: height), x: code.x, y: code.y)
+        }
+        return UprightImage(pixels: photo, orientation: .up)
+    }
+
+    @Test func readsSmallCodesInALargePhotoAtFullResolution() throws {
+        // The EAN-13's modules are 2 px wide here, 1 px on the 2000-px copy; the Code 128's 1.6 px.
+        let image = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700), ("barcodes/code128.png", 300, 600, 400)])
+        let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
+        let found = Dictionary(uniqueKeysWithValues: codes.map { ($0.payload, $0.boundingBox) })
+        #expect(Set(found.keys) == ["9780201379624", "ANALYZE-128"], "\(codes.map(\.payload))")
+        // Boxes are in the full image's pixels, where the codes were pasted.
+        let ean = try #require(found["9780201379624"])
+        #expect(ean.x >= 2890 && ean.x + ean.width <= 2900 + 226 + 10 && ean.y >= 1690 && ean.y < 1700 + 116)
+        let code128 = try #require(found["ANALYZE-128"])
+        #expect(code128.x >= 590 && code128.x + code128.width <= 600 + 300 + 10)
+    }
+
+    @Test func findsNoBarcodeRegionInAForestAndOneAroundAPastedCode() throws {
+        let forest = try largePhoto(with: [])
+        let gray = try forest.gray()
+        let (reduced, scale) = try BarcodeRequest.limited(gray, maximumSide: BarcodeRequest.largeImageSide)
+        #expect(try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).isEmpty)
+
+        let labelled = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700)])
+        let (reducedLabel, _) = try BarcodeRequest.limited(try labelled.gray(), maximumSide: BarcodeRequest.largeImageSide)
+        let regions = try BarcodeRegions.find(in: reducedLabel, scale: scale, fullWidth: 4000, fullHeight: 2500)
+        #expect(regions.count == 1)
+        let region = try #require(regions.first)
+        #expect(region.x <= 2900 && region.x + region.width >= 2900 + 226 && region.y <= 1760 && region.y + region.height >= 1760)
+        #expect(region.area < 4000 * 2500 / 50)
+    }
 }

@@ -70,6 +70,11 @@ final class OpenCVMat: @unchecked Sendable {
         try Self.make(.engineFailed) { aocv_rotate_reflect(handle, degrees, $0) }
     }
 
+    /// A copy of the part inside the box, clipped to the image (`aocv_crop`).
+    func cropped(x: Int, y: Int, width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_crop(handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), $0) }
+    }
+
     /// Turned by `degrees` counter-clockwise and zoomed to fill the same frame (`aocv_straighten`).
     func straightened(byDegrees degrees: Double) throws(AnalysisError) -> OpenCVMat {
         try Self.make(.engineFailed) { aocv_straighten(handle, degrees, $0) }

@@ -9,6 +9,12 @@
 ///   1-D codes only along rows and columns). Its extra passes run on a copy of at most
 ///   ``secondaryPassMaximumSide`` pixels.
 ///
+/// A large image (longer side over ``largeImageSide``, a photo rather than a label) is not read
+/// whole at full resolution: zxing-cpp reads a 2000-px copy, ZBar the 1000-px one, and both read
+/// at full resolution only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel,
+/// alternating edges). A code too small for the copies is read there; a photo with nothing
+/// barcode-like costs the copies alone.
+///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
 public struct BarcodeRequest: ImageRequest {
@@ -42,32 +48,65 @@ public struct BarcodeRequest: ImageRequest {
     /// Scan-line spacing of the extra passes (every other row and column).
     public static let secondaryPassDensity = 2
 
+    /// Images with a longer side over this many pixels (a photo rather than a scan of a label)
+    /// are read on a copy this size, and at full resolution only where ``BarcodeRegions`` finds
+    /// barcode-like structure: a 12 MP photo is not read whole twice over, and a code too small for
+    /// the copy is still read where it is.
+    public static let largeImageSide = 2000
+    /// When the candidate regions cover more than this fraction of a large image (texture
+    /// everywhere), it is read whole at full resolution instead.
+    public static let maximumRegionFraction = 0.5
+
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
         let wanted = Set(symbologies)
         let families = Array(Set(symbologies.map(\.family))).sorted()
-        let gray = try image.gray()
-        let zxing = try engines.zxingReader(for: families).read(gray)
-
         let zbarFamilies = families.filter { !ZBarScanner.types(of: $0).isEmpty }
+        let zxingReader = try engines.zxingReader(for: families)
+        let scanner = zbarFamilies.isEmpty ? nil : try engines.barcodeScanner(for: zbarFamilies)
+        let gray = try image.gray()
+
+        // The extra passes' copy (at most 1000 px) and, for a large image, a 2000-px copy.
+        let (reduced, scale) = try Self.limited(gray, maximumSide: Self.largeImageSide)
+        let (small, smallScale) = try Self.limited(reduced, maximumSide: Self.secondaryPassMaximumSide)
+        let smallToImage = [1 / (scale * smallScale), 0, 0, 0, 1 / (scale * smallScale), 0]
+
+        // The primary reads: the whole image; or, for a large image, zxing-cpp on the 2000-px copy,
+        // ZBar on the 1000-px one, and both at full resolution in the candidate regions.
+        let whole: [(OpenCVMat, toImage: [Double])] = [(gray, [1, 0, 0, 0, 1, 0])]
+        var zxingParts = whole, zbarParts = whole
+        if scale < 1 {
+            let regions = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
+            let covered = regions.reduce(0) { $0 + $1.area }
+            if Double(covered) <= Self.maximumRegionFraction * Double(gray.width * gray.height) {
+                var crops: [(OpenCVMat, toImage: [Double])] = []
+                for region in regions {
+                    let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+                    crops.append((crop, [1, 0, Double(region.x), 0, 1, Double(region.y)]))
+                }
+                zxingParts = [(reduced, [1 / scale, 0, 0, 0, 1 / scale, 0])] + crops
+                zbarParts = [(small, smallToImage)] + crops
+            }
+        }
+        var zxing: [BarcodeReading] = []
+        for (part, toImage) in zxingParts {
+            zxing += try zxingReader.read(part).map { $0.mapped(through: toImage) }
+        }
         var zbar: [BarcodeReading] = []
-        if !zbarFamilies.isEmpty {
-            let scanner = try engines.barcodeScanner(for: zbarFamilies)
-            let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
-            zbar = try scanner.scan(gray, pass: .primary, density: primaryDensity)
-            if tryInverted || tryRotated {
-                let (small, scale) = try Self.limited(gray, maximumSide: Self.secondaryPassMaximumSide)
-                let toImage = [1 / scale, 0, 0, 0, 1 / scale, 0]
-                if tryInverted {
-                    zbar += try scanner.scan(try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity).map { $0.mapped(through: toImage) }
-                }
-                // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
-                let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
-                if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty {
-                    let linearScanner = try engines.barcodeScanner(for: linear)
-                    let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
-                    zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
-                        .map { $0.mapped(through: Self.compose(toImage, inverse)) }
-                }
+        if let scanner {
+            for (part, toImage) in zbarParts {
+                let density = part.width * part.height > Self.denseScanMaximumPixels ? 2 : 1
+                zbar += try scanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
+            }
+            if tryInverted {
+                zbar += try scanner.scan(try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity).map { $0.mapped(through: smallToImage) }
+            }
+            // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
+            let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
+            if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty {
+                let linearScanner = try engines.barcodeScanner(for: linear)
+                let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
+                zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
+                    .map { $0.mapped(through: Self.compose(smallToImage, inverse)) }
             }
         }
         return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)

@@ -94,6 +94,22 @@ void aocv_face_detector_free(aocv_face_detector *_Nullable detector);
 int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
                       aocv_face *out, int capacity, aocv_status *status);
 
+/// An axis-aligned box in pixels.
+typedef struct aocv_box {
+    int x, y, width, height;
+} aocv_box;
+
+/// Where 1-D barcodes may be, so that a large photo is decoded at full resolution only there. Per
+/// `tile`×`tile` tile of `gray`: strong edges (RMS Sobel response over 100), along one direction
+/// (structure-tensor coherence over 0.8) and alternating in sign (a single step edge is not a
+/// barcode). Neighbouring tiles are joined; boxes of at least three tiles are written to `out` (up to
+/// `capacity`) in raster order. Returns how many boxes there are (possibly more than `capacity`),
+/// or -1 with status set on error.
+int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *out, int capacity, aocv_status *status);
+
+/// A copy of the part of `mat` inside the box (clipped to the image).
+aocv_mat *_Nullable aocv_crop(const aocv_mat *mat, int x, int y, int width, int height, aocv_status *status);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus
