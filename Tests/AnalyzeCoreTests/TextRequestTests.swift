@@ -107,3 +107,66 @@ struct PageRotationTests {
         #expect(wordRecall(expected: "The quick brown fox jumps over the lazy dog.", recognised: analysis.fullText ?? "") < 0.5)
     }
 }
+
+/// The text gate on real 12 MP phone photos (Debian's forensics-samples-files, scripts/fetch-test-images):
+/// PP-OCRv4's detector decides whether Tesseract runs, and where.
+@Suite("Text gate on large photos")
+struct TextGateTests {
+    static let phone = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/photos/phone")
+    let gated = TextRequest(textDetector: TextRequest.ppocrDetector)
+
+    func photo(_ name: String) throws -> UprightImage {
+        let path = Self.phone.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let source = try #require(InputCollector.collect([path]).first)
+        return try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
+    }
+
+    /// The page fixture's lines pasted into the photo at `scale` (1: capitals 20 px tall).
+    func photoWithPage(scale: Double, x: Int, y: Int) throws -> UprightImage {
+        let image = try photo("pic2/IMG_20200608_111614.jpg")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let (page, _) = try OpenCVMat.decode(bytes)
+        let pasted = try page.bgr().resized(width: Int(Double(page.width) * scale), height: Int(Double(page.height) * scale))
+        try image.pixels.paste(pasted, x: x, y: y)
+        return image
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0])
+    func aSmallLineOfTextInALargePhotoIsStillRead(scale: Double) throws {
+        let image = try photoWithPage(scale: scale, x: 2400, y: 2100)
+        let page = try gated.perform(on: image, engines: WorkerEngines())
+        let recall = wordRecall(expected: "Invoice 2026-0042 total 1234.56 EUR", recognised: page.fullText)
+        #expect(recall >= 0.8, "\(page.fullText)")
+        // The words are where the page was pasted, in the photo's pixels.
+        for line in page.lines {
+            #expect(line.boundingBox.x >= 2400 && line.boundingBox.y >= 2100, "\(line.string) at \(line.boundingBox)")
+        }
+    }
+
+    @Test func aPhotoWithoutTextGivesNoRegionAndNoText() throws {
+        for name in ["pic2/IMG_20200608_111614.jpg", "pic2/IMG_20200124_231153.jpg"] {
+            let image = try photo(name)
+            #expect(try WorkerEngines().textRegionDetector(model: TextRequest.ppocrDetector).regions(in: image.pixels).isEmpty, "\(name)")
+            let page = try gated.perform(on: image, engines: WorkerEngines())
+            #expect(page.lines.isEmpty && page.fullText.isEmpty)
+        }
+    }
+
+    @Test func theGateReadsALargePageAsTheWholeImageReadingDoes() throws {
+        // A document photographed large: the gate finds text everywhere and Tesseract reads it whole.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let (page, _) = try OpenCVMat.decode(bytes)
+        let image = UprightImage(pixels: try page.bgr().resized(width: 3600, height: 792), orientation: .up)
+        let whole = try TextRequest().perform(on: image, engines: WorkerEngines())
+        let gatedPage = try gated.perform(on: image, engines: WorkerEngines())
+        // Read from the part the text is in, not the whole image: the same lines and words, boxes
+        // within a pixel or two.
+        #expect(whole.lines.count == 3)
+        #expect(gatedPage.lines.map(\.string) == whole.lines.map(\.string))
+        for (a, b) in zip(gatedPage.lines, whole.lines) {
+            #expect(abs(a.boundingBox.x - b.boundingBox.x) <= 2 && abs(a.boundingBox.maxX - b.boundingBox.maxX) <= 2)
+            #expect(abs(a.boundingBox.y - b.boundingBox.y) <= 2 && abs(a.boundingBox.maxY - b.boundingBox.maxY) <= 2)
+        }
+    }
+}

@@ -53,7 +53,7 @@ REQUESTS = [("--rects", ["--rects"]), ("--faces", ["--faces"]), ("--barcodes", [
             ("--objects", ["--objects"]), ("--classify", ["--classify"]),
             ("all six", ["--rects", "--faces", "--barcodes", "--text", "--objects", "--classify"])]
 STAGES = ["read", "orientation", "decode", "rectangles", "faces", "barcodes", "text", "objects", "classification", "render", "write"]
-TARGETS = {"pipeline": 3.0, "text": 1.0, "jobs": 1.8, "rss_mb": 600.0, "rss_growth": 1.10}
+TARGETS = {"pipeline": 3.0, "text": 1.0, "jobs": 1.8, "rss_mb": 600.0, "rss_growth": 1.10, "cpu_12mp_ms": 250.0}
 
 
 def log(msg):
@@ -381,6 +381,7 @@ def main():
         return x / y if x and y else None
 
     a4j1, a4j2 = analyze[("all four", 1)], analyze[("all four", 2)]
+    mp = stages.get("megapixels") if stages else None
     # Start-up: the whole process, median of several runs (shared libraries, Swift runtime, argument parsing).
     def median_ms(command, runs):
         times = []
@@ -408,6 +409,9 @@ def main():
         check("all six --jobs 2 vs --jobs 1 (speed-up)", ratio(analyze[("all six", 1)]["wall"], analyze[("all six", 2)]["wall"]), TARGETS["jobs"], "≥"),
         check("--objects --jobs 1, ms per image (MODELS.md: ~65)", 1000 * analyze[("--objects", 1)]["wall"] / n, None, "info", " ms"),
         check("--classify --jobs 1, ms per image (MODELS.md: ~19)", 1000 * analyze[("--classify", 1)]["wall"] / n, None, "info", " ms"),
+        check("all four --jobs 1, CPU ms per image (whole process)", 1000 * a4j1["cpu"] / n if a4j1["cpu"] else None, None, "info", " ms"),
+        check("all four --jobs 1, CPU ms per 12 MP (whole process, scaled by the mean megapixels)",
+              1000 * a4j1["cpu"] / n * 12 / mp if a4j1["cpu"] and mp else None, TARGETS["cpu_12mp_ms"], "≤", " ms"),
         check("peak RSS, all four --jobs 2 (MB)", a4j2["rss"], TARGETS["rss_mb"], "<", " MB"),
         check("peak RSS 10x / 1x, all four --jobs 2", ratio(rep10["rss"], a4j2["rss"]), TARGETS["rss_growth"], "≤"),
     ]

@@ -3,6 +3,8 @@ import ArgumentParser
 
 extension FaceDetectorKind: ExpressibleByArgument {}
 
+extension TextGate: ExpressibleByArgument {}
+
 extension OutputLayout.AnnotatedFormat: ExpressibleByArgument {}
 
 extension Shard: ExpressibleByArgument {

@@ -1,0 +1,54 @@
+internal import COpenCVShim
+
+/// Owns PP-OCRv4's DB text detector (`aocv_text_detector_create`): where text is in an image, not
+/// what it says. A DNN net is not thread-safe and keeps one input size, so each worker owns one.
+final class TextRegionDetector {
+    private let handle: OpaquePointer
+
+    /// The patched model's fixed input (see `scripts/fetch-models`): images are letterboxed into it.
+    static let input = (width: 640, height: 640)
+    /// Probability above which a map pixel is text.
+    static let threshold = 0.3
+    /// A region must be at least this many map pixels on its shorter side and in area: smaller
+    /// specks come from texture (measured on the corpus's face photos), a real line is 5 px tall.
+    static let minimumSide = 4
+    static let minimumArea = 40
+    /// At most this many regions are reported.
+    static let capacity = 512
+
+    init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
+        let path = try models.path(of: model)
+        var status = aocv_status()
+        guard let created = aocv_text_detector_create(path, Int32(Self.input.width), Int32(Self.input.height), &status) else {
+            throw AnalysisError(.engineUnavailable, "cannot load the text detector \(model.name): " + OpenCVMat.message(of: &status))
+        }
+        handle = created
+    }
+
+    deinit { aocv_text_detector_free(handle) }
+
+    /// The text regions of an upright gray or BGR image, in its pixels, in raster order of the
+    /// detector's map (`aocv_detect_text_regions`).
+    func regions(in image: OpenCVMat) throws(AnalysisError) -> [BoundingBox] {
+        var boxes = [aocv_box](repeating: aocv_box(), count: Self.capacity)
+        var status = aocv_status()
+        let count = boxes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return aocv_detect_text_regions(handle, image.handle, Self.threshold, Int32(Self.minimumSide), Int32(Self.minimumArea),
+                                            base, Int32(buffer.count), &status)
+        }
+        guard count >= 0 else { throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status)) }
+        return boxes.prefix(Int(min(count, Int32(Self.capacity)))).map {
+            BoundingBox(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height))
+        }
+    }
+}
+
+extension WorkerEngines {
+    /// The worker's text-region detector for `model`.
+    func textRegionDetector(model: ModelIdentity) throws(AnalysisError) -> TextRegionDetector {
+        try engine(TextRegionDetector.self, for: model) { () throws(AnalysisError) in
+            try TextRegionDetector(model: model, models: models)
+        }
+    }
+}

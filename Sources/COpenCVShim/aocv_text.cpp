@@ -1,0 +1,71 @@
+// Text regions: PP-OCRv4's DB text detector through cv::dnn (see aocv_detect_text_regions).
+#include "aocv_internal.hpp"
+#include "include/aocv_detect.h"
+#include <opencv2/dnn.hpp>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+/// One detector, owned by one thread (a cv::dnn::Net is not thread-safe), always fed exactly `input`
+/// (MODELS.md pitfall 1).
+struct aocv_text_detector {
+    cv::dnn::Net net;
+    cv::Size input;
+};
+
+namespace {
+/// The probability map for a letterboxed canvas: PaddleOCR's preprocessing (BGR, /255, minus the
+/// ImageNet mean, divided by its standard deviation), one forward, the [H,W] output.
+cv::Mat probabilities(aocv_text_detector &d, const cv::Mat &canvas) {
+    cv::Mat f;
+    canvas.convertTo(f, CV_32FC3, 1.0 / 255);
+    cv::subtract(f, cv::Scalar(0.485, 0.456, 0.406), f);
+    cv::multiply(f, cv::Scalar(1 / 0.229, 1 / 0.224, 1 / 0.225), f);
+    d.net.setInput(cv::dnn::blobFromImage(f, 1.0, d.input, cv::Scalar(), /*swapRB*/ false, false));
+    cv::Mat out = d.net.forward();
+    if (out.total() != (size_t)d.input.area()) throw std::runtime_error("the text detector's output is not one value per input pixel");
+    return out.reshape(1, d.input.height);
+}
+}  // namespace
+
+extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, int input_width, int input_height, aocv_status *status) {
+    return aocv_guard<aocv_text_detector *>(status, nullptr, [&]() -> aocv_text_detector * {
+        if (input_width % 32 || input_height % 32 || input_width <= 0 || input_height <= 0)
+            throw std::runtime_error("the text detector's input must be a positive multiple of 32 on both sides");
+        auto d = std::make_unique<aocv_text_detector>();
+        d->net = cv::dnn::readNetFromONNX(onnx_path);
+        d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        d->input = cv::Size(input_width, input_height);
+        // A first forward on a blank canvas checks that this model is the one this size expects.
+        probabilities(*d, cv::Mat(d->input, CV_8UC3, cv::Scalar(255, 255, 255)));
+        return d.release();
+    });
+}
+
+extern "C" void aocv_text_detector_free(aocv_text_detector *detector) { delete detector; }
+
+extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, double threshold, int min_side,
+                                        int min_area, aocv_box *out, int capacity, aocv_status *status) {
+    return aocv_guard<int>(status, -1, [&]() -> int {
+        const aocv_letterboxed lb = aocv_letterbox(image->m, detector->input);
+        const cv::Mat prob = probabilities(*detector, lb.canvas);
+        cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
+        cv::Mat labels, stats, centroids;
+        const int n = cv::connectedComponentsWithStats(binary, labels, stats, centroids, 8, CV_32S);
+        const double sx = (double)image->m.cols / lb.fitted.width, sy = (double)image->m.rows / lb.fitted.height;
+        int count = 0;
+        for (int i = 1; i < n; ++i) {
+            const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+            if (std::min(w, h) < min_side || stats.at<int>(i, cv::CC_STAT_AREA) < min_area) continue;
+            if (count < capacity) {
+                out[count].x = (int)std::floor(stats.at<int>(i, cv::CC_STAT_LEFT) * sx);
+                out[count].y = (int)std::floor(stats.at<int>(i, cv::CC_STAT_TOP) * sy);
+                out[count].width = (int)std::ceil(w * sx);
+                out[count].height = (int)std::ceil(h * sy);
+            }
+            count += 1;
+        }
+        return count;
+    });
+}
