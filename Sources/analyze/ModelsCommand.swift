@@ -22,6 +22,15 @@ struct ModelsCommand: ParsableCommand {
                 }
             }
         }
+        // Models a request uses when present (it runs without them, slower).
+        let optional: [(use: String, model: ModelIdentity)] = [("text (--text-gate auto)", TextRequest.ppocrDetector)]
+        for (use, model) in optional {
+            if let path = try? locator.path(of: model) {
+                print("\(use): \(model.name) present: \(path)")
+            } else {
+                print("\(use): \(model.name) missing, optional (sha256 \(model.sha256)): every large image is read whole")
+            }
+        }
         print("searched, in order:")
         for folder in locator.directories { print("  \(folder)") }
         if missing > 0 {
