@@ -23,6 +23,7 @@ extern "C" int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *ou
         const cv::Mat jxx = pool(gx.mul(gx)), jyy = pool(gy.mul(gy)), jxy = pool(gx.mul(gy));
         const cv::Mat mx = pool(gx), my = pool(gy), ax = pool(cv::abs(gx)), ay = pool(cv::abs(gy));
         cv::Mat mask(tilesY, tilesX, CV_8UC1, cv::Scalar(0));
+        cv::Mat score(tilesY, tilesX, CV_64FC1, cv::Scalar(0));
         for (int y = 0; y < tilesY; ++y) {
             for (int x = 0; x < tilesX; ++x) {
                 const float xx = jxx.at<float>(y, x), yy = jyy.at<float>(y, x), xy = jxy.at<float>(y, x);
@@ -37,11 +38,15 @@ extern "C" int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *ou
                 const float absolute = std::hypot(ax.at<float>(y, x), ay.at<float>(y, x));
                 if (mean > 0.35f * absolute) continue;
                 mask.at<uint8_t>(y, x) = 255;
+                score.at<double>(y, x) = std::sqrt(energy) * coherence;
             }
         }
         cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+        std::vector<double> sums(n, 0.0);
+        for (int y = 0; y < tilesY; ++y)
+            for (int x = 0; x < tilesX; ++x) sums[labels.at<int>(y, x)] += score.at<double>(y, x);
         int count = 0;
         for (int i = 1; i < n; ++i) {
             // A barcode covers at least three tiles; fewer are edges of texture.
@@ -51,6 +56,7 @@ extern "C" int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *ou
                 out[count].y = stats.at<int>(i, cv::CC_STAT_TOP) * tile;
                 out[count].width = stats.at<int>(i, cv::CC_STAT_WIDTH) * tile;
                 out[count].height = stats.at<int>(i, cv::CC_STAT_HEIGHT) * tile;
+                out[count].score = sums[i];
             }
             count += 1;
         }

@@ -63,6 +63,7 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
                 out[count].y = (int)std::floor(stats.at<int>(i, cv::CC_STAT_TOP) * sy);
                 out[count].width = (int)std::ceil(w * sx);
                 out[count].height = (int)std::ceil(h * sy);
+                out[count].score = stats.at<int>(i, cv::CC_STAT_AREA);
             }
             count += 1;
         }

@@ -221,7 +221,7 @@ def check(label, value, target, op, unit="×"):
         return {"check": label, "value": None, "target": f"{op} {target:g}{unit}", "result": "n/a"}
     passed = value >= target if op == "≥" else value < target if op == "<" else value <= target
     return {"check": label, "value": round(value, 3), "target": f"{op} {target:g}{unit}",
-            "result": "PASS" if passed else "FAIL"}
+            "result": "PASS" if passed else "FAIL", "unit": unit}
 
 
 def machine_info():

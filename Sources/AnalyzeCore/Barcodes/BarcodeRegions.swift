@@ -10,13 +10,15 @@ enum BarcodeRegions {
     /// A box in pixels of the full image.
     struct Region: Equatable, Sendable {
         var x, y, width, height: Int
+        /// How barcode-like it is: the sum over its tiles of RMS edge response × coherence.
+        var score: Double = 0
         var area: Int { width * height }
     }
 
     /// Tile side in pixels of the reduced copy.
     static let tile = 16
-    /// At most this many boxes are looked at: a photo with more is all texture.
-    static let capacity = 64
+    /// At most this many boxes are looked at.
+    static let capacity = 256
 
     /// The candidate regions of the full image, given its reduced copy and the reduced copy's scale
     /// (reduced pixels per full pixel). A box grows by half its shorter side on each side (a
@@ -36,9 +38,22 @@ enum BarcodeRegions {
             let x1 = min(Double(fullWidth), (Double(box.x + box.width) + margin) / scale)
             let y1 = min(Double(fullHeight), (Double(box.y + box.height) + margin) / scale)
             guard x1 > x0, y1 > y0 else { continue }
-            regions.append(Region(x: Int(x0), y: Int(y0), width: Int(x1.rounded(.up)) - Int(x0), height: Int(y1.rounded(.up)) - Int(y0)))
+            regions.append(Region(x: Int(x0), y: Int(y0), width: Int(x1.rounded(.up)) - Int(x0), height: Int(y1.rounded(.up)) - Int(y0),
+                                  score: box.score))
         }
         return merged(regions)
+    }
+
+    /// The most barcode-like regions whose areas add up to at most `maximumArea` pixels (a photo of
+    /// stripes, cables or ripples is read in its strongest parts, not whole), in reading order.
+    static func strongest(_ regions: [Region], maximumArea: Int) -> [Region] {
+        var chosen: [Region] = []
+        var area = 0
+        for region in regions.sorted(by: { ($0.score, $1.y, $1.x) > ($1.score, $0.y, $0.x) }) where area + region.area <= maximumArea {
+            chosen.append(region)
+            area += region.area
+        }
+        return chosen.sorted { ($0.y, $0.x, $0.width, $0.height) < ($1.y, $1.x, $1.width, $1.height) }
     }
 
     /// Overlapping boxes joined into their enclosing box when it is no larger than the two together
@@ -53,7 +68,8 @@ enum BarcodeRegions {
                 for j in boxes.indices where j > i && overlap(boxes[i], boxes[j]) {
                     let a = boxes[i], b = boxes[j]
                     let x = min(a.x, b.x), y = min(a.y, b.y)
-                    let union = Region(x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x, height: max(a.y + a.height, b.y + b.height) - y)
+                    let union = Region(x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x, height: max(a.y + a.height, b.y + b.height) - y,
+                                       score: a.score + b.score)
                     guard union.area <= a.area + b.area else { continue }
                     boxes[i] = union
                     boxes.remove(at: j)

@@ -12,8 +12,8 @@
 /// A large image (longer side over ``largeImageSide``, a photo rather than a label) is not read
 /// whole at full resolution: zxing-cpp reads a 2000-px copy, ZBar the 1000-px one, and both read
 /// at full resolution only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel,
-/// alternating edges). A code too small for the copies is read there; a photo with nothing
-/// barcode-like costs the copies alone.
+/// alternating edges), the strongest first, over at most a quarter of the image. A code too small
+/// for the copies is read there; a photo with nothing barcode-like costs the copies alone.
 ///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
@@ -53,9 +53,12 @@ public struct BarcodeRequest: ImageRequest {
     /// barcode-like structure: a 12 MP photo is not read whole twice over, and a code too small for
     /// the copy is still read where it is.
     public static let largeImageSide = 2000
-    /// When the candidate regions cover more than this fraction of a large image (texture
-    /// everywhere), it is read whole at full resolution instead.
-    public static let maximumRegionFraction = 0.5
+    /// The candidate regions read at full resolution cover at most this fraction of a large image,
+    /// the most barcode-like first: a photo of stripes, cables or ripples costs a quarter of a full read.
+    public static let maximumRegionFraction = 0.25
+    /// Scan-line spacing of ZBar in the full-resolution regions: a code small enough to need them
+    /// still spans dozens of lines there.
+    public static let regionDensity = 2
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
         let wanted = Set(symbologies)
@@ -75,17 +78,15 @@ public struct BarcodeRequest: ImageRequest {
         let whole: [(OpenCVMat, toImage: [Double])] = [(gray, [1, 0, 0, 0, 1, 0])]
         var zxingParts = whole, zbarParts = whole
         if scale < 1 {
-            let regions = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
-            let covered = regions.reduce(0) { $0 + $1.area }
-            if Double(covered) <= Self.maximumRegionFraction * Double(gray.width * gray.height) {
-                var crops: [(OpenCVMat, toImage: [Double])] = []
-                for region in regions {
-                    let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-                    crops.append((crop, [1, 0, Double(region.x), 0, 1, Double(region.y)]))
-                }
-                zxingParts = [(reduced, [1 / scale, 0, 0, 0, 1 / scale, 0])] + crops
-                zbarParts = [(small, smallToImage)] + crops
+            let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
+            let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
+            var crops: [(OpenCVMat, toImage: [Double])] = []
+            for region in regions {
+                let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+                crops.append((crop, [1, 0, Double(region.x), 0, 1, Double(region.y)]))
             }
+            zxingParts = [(reduced, [1 / scale, 0, 0, 0, 1 / scale, 0])] + crops
+            zbarParts = [(small, smallToImage)] + crops
         }
         var zxing: [BarcodeReading] = []
         for (part, toImage) in zxingParts {
@@ -93,8 +94,9 @@ public struct BarcodeRequest: ImageRequest {
         }
         var zbar: [BarcodeReading] = []
         if let scanner {
-            for (part, toImage) in zbarParts {
-                let density = part.width * part.height > Self.denseScanMaximumPixels ? 2 : 1
+            for (index, (part, toImage)) in zbarParts.enumerated() {
+                let isRegion = scale < 1 && index > 0
+                let density = isRegion ? Self.regionDensity : part.width * part.height > Self.denseScanMaximumPixels ? 2 : 1
                 zbar += try scanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
             }
             if tryInverted {

@@ -97,13 +97,14 @@ int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, doubl
 /// An axis-aligned box in pixels.
 typedef struct aocv_box {
     int x, y, width, height;
+    double score;   // how strongly the box shows what was looked for (see each function)
 } aocv_box;
 
 /// Where 1-D barcodes may be, so that a large photo is decoded at full resolution only there. Per
 /// `tile`×`tile` tile of `gray`: strong edges (RMS Sobel response over 100), along one direction
 /// (structure-tensor coherence over 0.8) and alternating in sign (a single step edge is not a
 /// barcode). Neighbouring tiles are joined; boxes of at least three tiles are written to `out` (up to
-/// `capacity`) in raster order. Returns how many boxes there are (possibly more than `capacity`),
+/// `capacity`) in raster order, each with its score: the sum over its tiles of RMS response × coherence. Returns how many boxes there are (possibly more than `capacity`),
 /// or -1 with status set on error.
 int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *out, int capacity, aocv_status *status);
 
@@ -121,7 +122,7 @@ void aocv_text_detector_free(aocv_text_detector *_Nullable detector);
 /// letterboxed into the detector's input (black padding, ignored), PaddleOCR's normalisation, one forward; the
 /// probability map thresholded at `threshold` and split into connected components, of which those
 /// at least `min_side` map pixels on their shorter side and `min_area` in area are written to `out`
-/// (up to `capacity`) as boxes in image pixels, in raster order. Returns how many there are, or -1
+/// (up to `capacity`) as boxes in image pixels, in raster order (score: the component's area in map pixels). Returns how many there are, or -1
 /// with status set.
 int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, double threshold, int min_side,
                              int min_area, aocv_box *out, int capacity, aocv_status *status);
