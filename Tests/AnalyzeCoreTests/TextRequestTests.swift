@@ -157,7 +157,7 @@ struct TextGateTests {
         // A document photographed large: the gate finds text everywhere and Tesseract reads it whole.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let (page, _) = try OpenCVMat.decode(bytes)
-        let image = UprightImage(pixels: try page.bgr().resized(width: 3600, height: 792), orientation: .up)
+        let image = UprightImage(pixels: try page.bgr().resized(width: 4800, height: 1056), orientation: .up)
         let whole = try TextRequest().perform(on: image, engines: WorkerEngines())
         let gatedPage = try gated.perform(on: image, engines: WorkerEngines())
         // Read from the part the text is in, not the whole image: the same lines and words, boxes

@@ -15,7 +15,7 @@ struct TextOptions: RequestOptions {
     @Option(name: .customLong("min-text-confidence"), help: ArgumentHelp("With --text, drop words whose confidence (0-1) is below this.", valueName: "c"))
     var minTextConfidence: Double = 0
 
-    @Option(name: .customLong("text-gate"), help: ArgumentHelp("With --text, on images over 2 MP: first look for text with PP-OCRv4's detector and run Tesseract only where some is found. auto: when the detector is fetched (scripts/fetch-models); on: require it; off: Tesseract reads every image whole (slower on photos; finds text under about 0.8% of the long side the detector misses).", valueName: "auto|on|off"))
+    @Option(name: .customLong("text-gate"), help: ArgumentHelp("With --text, on colour images over 4 MP (photos): first look for text with PP-OCRv4's detector and run Tesseract only where some is found. auto: when the detector is fetched (scripts/fetch-models); on: require it; off: Tesseract reads every image whole (slower on photos; also reads text under about 0.5% of the long side, which the detector misses).", valueName: "auto|on|off"))
     var textGate: TextGate = .auto
 
     var isAsked: Bool { text }
