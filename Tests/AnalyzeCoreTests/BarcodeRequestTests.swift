@@ -80,7 +80,7 @@ struct BarcodeRequestTests {
     }
 
     /// A 10 MP photo (the forest wallpaper scaled to 4000×2500) with small codes pasted in: read on
-    /// the 2000-px copy they are too small to decode, so they are read only in the full-resolution
+    /// the 3 MP copy they are too small to decode, so they are read only in the full-resolution
     /// regions the barcode-region finder picks out.
     func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)]) throws -> UprightImage {
         let photo = try Wallpaper.image("Path").pixels.resized(width: 4000, height: 2500)
@@ -94,7 +94,7 @@ struct BarcodeRequestTests {
     }
 
     @Test func readsSmallCodesInALargePhotoAtFullResolution() throws {
-        // The EAN-13's modules are 2 px wide here, 1 px on the 2000-px copy; the Code 128's 1.6 px.
+        // The EAN-13's modules are 2 px wide here, 1.1 px on the 3 MP copy; the Code 128's 1.6 px (0.9).
         let image = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700), ("barcodes/code128.png", 300, 600, 400)])
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
         let found = Dictionary(uniqueKeysWithValues: codes.map { ($0.payload, $0.boundingBox) })
@@ -109,11 +109,11 @@ struct BarcodeRequestTests {
     @Test func findsNoBarcodeRegionInAForestAndOneAroundAPastedCode() throws {
         let forest = try largePhoto(with: [])
         let gray = try forest.gray()
-        let (reduced, scale) = try BarcodeRequest.limited(gray, maximumSide: BarcodeRequest.largeImageSide)
+        let (reduced, scale) = try BarcodeRequest.reduced(gray, toPixels: BarcodeRequest.largeImagePixels)
         #expect(try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).isEmpty)
 
         let labelled = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700)])
-        let (reducedLabel, _) = try BarcodeRequest.limited(try labelled.gray(), maximumSide: BarcodeRequest.largeImageSide)
+        let (reducedLabel, _) = try BarcodeRequest.reduced(try labelled.gray(), toPixels: BarcodeRequest.largeImagePixels)
         let regions = try BarcodeRegions.find(in: reducedLabel, scale: scale, fullWidth: 4000, fullHeight: 2500)
         #expect(regions.count == 1)
         let region = try #require(regions.first)

@@ -9,8 +9,9 @@
 ///   1-D codes only along rows and columns). Its extra passes run on a copy of at most
 ///   ``secondaryPassMaximumSide`` pixels.
 ///
-/// A large image (longer side over ``largeImageSide``, a photo rather than a label) is not read
-/// whole at full resolution: zxing-cpp reads a 2000-px copy, ZBar the 1000-px one, and both read
+/// A large image (over ``largeImagePixels`` and ``largeImageShorterSide``, a photo rather than a label or
+/// a strip) is not read whole at full
+/// resolution: zxing-cpp reads a copy of 3 MP (2000×1500 for a 12 MP photo), ZBar the 1000-px one, and both read
 /// at full resolution only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel,
 /// alternating edges), the strongest first, over at most a quarter of the image. A code too small
 /// for the copies is read there; a photo with nothing barcode-like costs the copies alone.
@@ -52,7 +53,10 @@ public struct BarcodeRequest: ImageRequest {
     /// are read on a copy this size, and at full resolution only where ``BarcodeRegions`` finds
     /// barcode-like structure: a 12 MP photo is not read whole twice over, and a code too small for
     /// the copy is still read where it is.
-    public static let largeImageSide = 2000
+    public static let largeImagePixels = 3_000_000
+    /// ...and whose shorter side is at least this long: a long strip (a receipt roll, a 640×33,000
+    /// page) is read whole, as its text stretched along one axis looks barcode-like everywhere.
+    public static let largeImageShorterSide = 1500
     /// The candidate regions read at full resolution cover at most this fraction of a large image,
     /// the most barcode-like first: a photo of stripes, cables or ripples costs a quarter of a full read.
     public static let maximumRegionFraction = 0.25
@@ -68,12 +72,13 @@ public struct BarcodeRequest: ImageRequest {
         let scanner = zbarFamilies.isEmpty ? nil : try engines.barcodeScanner(for: zbarFamilies)
         let gray = try image.gray()
 
-        // The extra passes' copy (at most 1000 px) and, for a large image, a 2000-px copy.
-        let (reduced, scale) = try Self.limited(gray, maximumSide: Self.largeImageSide)
+        // For a large image, a 3 MP copy; and the extra passes' copy (at most 1000 px).
+        let isLarge = gray.width * gray.height > Self.largeImagePixels && min(gray.width, gray.height) >= Self.largeImageShorterSide
+        let (reduced, scale) = isLarge ? try Self.reduced(gray, toPixels: Self.largeImagePixels) : (gray, 1)
         let (small, smallScale) = try Self.limited(reduced, maximumSide: Self.secondaryPassMaximumSide)
         let smallToImage = [1 / (scale * smallScale), 0, 0, 0, 1 / (scale * smallScale), 0]
 
-        // The primary reads: the whole image; or, for a large image, zxing-cpp on the 2000-px copy,
+        // The primary reads: the whole image; or, for a large image, zxing-cpp on the 3 MP copy,
         // ZBar on the 1000-px one, and both at full resolution in the candidate regions.
         let whole: [(OpenCVMat, toImage: [Double])] = [(gray, [1, 0, 0, 0, 1, 0])]
         var zxingParts = whole, zbarParts = whole
@@ -112,6 +117,16 @@ public struct BarcodeRequest: ImageRequest {
             }
         }
         return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)
+    }
+
+    /// The image itself when it has at most `pixels` pixels, else a copy scaled to about that many
+    /// (aspect kept: a 640×33,000 page keeps a third of its width, not 39 px), with the scale.
+    static func reduced(_ gray: OpenCVMat, toPixels pixels: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
+        let count = gray.width * gray.height
+        guard count > pixels else { return (gray, 1) }
+        let scale = (Double(pixels) / Double(count)).squareRoot()
+        let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
+        return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
     }
 
     /// The image itself when it is small enough, else a copy scaled to `maximumSide`, with the scale.
