@@ -154,10 +154,13 @@ struct TextGateTests {
     }
 
     @Test func theGateReadsALargePageAsTheWholeImageReadingDoes() throws {
-        // A document photographed large: the gate finds text everywhere and Tesseract reads it whole.
+        // A document photographed large, on a blue desk: the gate finds text and Tesseract reads it.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let (page, _) = try OpenCVMat.decode(bytes)
-        let image = UprightImage(pixels: try page.bgr().resized(width: 4800, height: 1056), orientation: .up)
+        let desk = try OpenCVMat.blank(width: 4800, height: 1056, color: (r: 200, g: 220, b: 255))
+        try desk.paste(try page.bgr().resized(width: 4400, height: 968), x: 200, y: 44)
+        let image = UprightImage(pixels: desk, orientation: .up)
+        #expect(image.hasColour)
         let whole = try TextRequest().perform(on: image, engines: WorkerEngines())
         let gatedPage = try gated.perform(on: image, engines: WorkerEngines())
         // Read from the part the text is in, not the whole image: the same lines and words, boxes
@@ -168,5 +171,15 @@ struct TextGateTests {
             #expect(abs(a.boundingBox.x - b.boundingBox.x) <= 2 && abs(a.boundingBox.maxX - b.boundingBox.maxX) <= 2)
             #expect(abs(a.boundingBox.y - b.boundingBox.y) <= 2 && abs(a.boundingBox.maxY - b.boundingBox.maxY) <= 2)
         }
+    }
+
+    @Test func aGrayPageSavedAsRGBHasNoColourAndIsReadWhole() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let (page, _) = try OpenCVMat.decode(bytes)
+        let rgbPage = UprightImage(pixels: try page.bgr().resized(width: 4800, height: 1056), orientation: .up)
+        #expect(rgbPage.pixels.channels == 3 && !rgbPage.hasColour)
+        #expect(try photo("pic2/IMG_20200608_111614.jpg").hasColour)
+        // Not gated: the same reading as Tesseract's whole-page one, byte for byte.
+        #expect(try gated.perform(on: rgbPage, engines: WorkerEngines()) == TextRequest().perform(on: rgbPage, engines: WorkerEngines()))
     }
 }

@@ -76,11 +76,11 @@ public struct BarcodeRequest: ImageRequest {
         let isLarge = gray.width * gray.height > Self.largeImagePixels && min(gray.width, gray.height) >= Self.largeImageShorterSide
         let (reduced, scale) = isLarge ? try Self.reduced(gray, toPixels: Self.largeImagePixels) : (gray, 1)
         let (small, smallScale) = try Self.limited(reduced, maximumSide: Self.secondaryPassMaximumSide)
-        let smallToImage = [1 / (scale * smallScale), 0, 0, 0, 1 / (scale * smallScale), 0]
+        let smallToImage = Affine.scale(x: 1 / (scale * smallScale), y: 1 / (scale * smallScale))
 
         // The primary reads: the whole image; or, for a large image, zxing-cpp on the 3 MP copy,
         // ZBar on the 1000-px one, and both at full resolution in the candidate regions.
-        let whole: [(OpenCVMat, toImage: [Double])] = [(gray, [1, 0, 0, 0, 1, 0])]
+        let whole: [(OpenCVMat, toImage: [Double])] = [(gray, Affine.scale(x: 1, y: 1))]
         var zxingParts = whole, zbarParts = whole
         if scale < 1 {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
@@ -88,9 +88,9 @@ public struct BarcodeRequest: ImageRequest {
             var crops: [(OpenCVMat, toImage: [Double])] = []
             for region in regions {
                 let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-                crops.append((crop, [1, 0, Double(region.x), 0, 1, Double(region.y)]))
+                crops.append((crop, Affine.translation(x: Double(region.x), y: Double(region.y))))
             }
-            zxingParts = [(reduced, [1 / scale, 0, 0, 0, 1 / scale, 0])] + crops
+            zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale))] + crops
             zbarParts = [(small, smallToImage)] + crops
         }
         var zxing: [BarcodeReading] = []
@@ -113,7 +113,7 @@ public struct BarcodeRequest: ImageRequest {
                 let linearScanner = try engines.barcodeScanner(for: linear)
                 let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
                 zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
-                    .map { $0.mapped(through: Self.compose(smallToImage, inverse)) }
+                    .map { $0.mapped(through: Affine.compose(smallToImage, inverse)) }
             }
         }
         return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)
@@ -136,12 +136,6 @@ public struct BarcodeRequest: ImageRequest {
         let scale = Double(maximumSide) / Double(side)
         let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
         return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
-    }
-
-    /// The affine map `outer ∘ inner` (apply `inner`, then `outer`), both 2×3 row-major.
-    static func compose(_ outer: [Double], _ inner: [Double]) -> [Double] {
-        [outer[0] * inner[0] + outer[1] * inner[3], outer[0] * inner[1] + outer[1] * inner[4], outer[0] * inner[2] + outer[1] * inner[5] + outer[2],
-         outer[3] * inner[0] + outer[4] * inner[3], outer[3] * inner[1] + outer[4] * inner[4], outer[3] * inner[2] + outer[4] * inner[5] + outer[5]]
     }
 }
 

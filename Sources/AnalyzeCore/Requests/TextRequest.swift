@@ -45,8 +45,9 @@ public struct TextRequest: ImageRequest {
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
         var area: TextArea?
-        // A gray image is a scan (a page): it is read whole, as the detector would find text on it.
-        if let textDetector, image.pixels.channels == 3, image.width * image.height > Self.gatePixels {
+        // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
+        // would find text on it.
+        if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
             let regions = try engines.textRegionDetector(model: textDetector).regions(in: image.pixels)
             guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
                 return RecognizedPage(lines: [], fullText: "")
@@ -88,7 +89,7 @@ public struct TextRequest: ImageRequest {
         var toImage: [Double]?
         if let area {
             gray = try gray.cropped(x: area.x, y: area.y, width: area.width, height: area.height)
-            toImage = [1, 0, Double(area.x), 0, 1, Double(area.y)]
+            toImage = Affine.translation(x: Double(area.x), y: Double(area.y))
         }
         // Tesseract refuses pages with a side over 32767 px: such a page is read scaled down to
         // fit, and every box mapped back.
@@ -98,7 +99,8 @@ public struct TextRequest: ImageRequest {
             let w = max(1, Int(Double(gray.width) * scale)), h = max(1, Int(Double(gray.height) * scale))
             let (fullWidth, fullHeight) = (gray.width, gray.height)
             gray = try gray.resized(width: w, height: h)
-            toImage = [Double(fullWidth) / Double(w), 0, 0, 0, Double(fullHeight) / Double(h), 0]
+            let scaleBack = Affine.scale(x: Double(fullWidth) / Double(w), y: Double(fullHeight) / Double(h))
+            toImage = toImage.map { Affine.compose($0, scaleBack) } ?? scaleBack
         }
         var page = try engine.recognize(gray, characterBoxes: characterBoxes)
         if detectsPageRotation, Self.isPoor(page.lines),
