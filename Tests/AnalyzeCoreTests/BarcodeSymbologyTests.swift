@@ -107,10 +107,10 @@ struct BarcodeSymbologyTests {
 @Suite("Barcode fusion")
 struct BarcodeFusionTests {
     func reading(_ symbology: BarcodeSymbology, _ payload: String, engine: BarcodeReading.Engine, pass: BarcodeReading.Pass = .primary,
-                 x: Double = 100, y: Double = 100, width: Double = 200, height: Double = 40) -> BarcodeReading {
+                 x: Double = 100, y: Double = 100, width: Double = 200, height: Double = 40, quality: Int = 3) -> BarcodeReading {
         let corners = BoundingBox(x: x, y: y, width: width, height: height).corners
         return BarcodeReading(symbology: symbology, bytes: Array(payload.utf8), text: engine == .zxing ? payload : nil, corners: corners,
-                              inverted: false, engine: engine, pass: pass, quality: engine == .zbar ? 3 : 0)
+                              inverted: false, engine: engine, pass: pass, quality: engine == .zbar ? quality : 0)
     }
 
     let all = Set(BarcodeSymbology.all)
@@ -156,6 +156,20 @@ struct BarcodeFusionTests {
         // Self-checking symbologies from an extra pass are kept.
         let qr = reading(.qr, "hello", engine: .zbar, pass: .rotated)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [qr], wanted: all).count == 1)
+    }
+
+    @Test func aWeakReadingOfAnotherPayloadAlongTheSameSymbolIsAMisread() {
+        // ZBar on a blurred book EAN-13 pasted into a 10 MP photo: 63 scan lines read the right
+        // value, 2 lines 42 px below read another valid one. In either order, the strong one stands.
+        let strong = reading(.ean13, "9780804816632", engine: .zbar, x: 2599, y: 1626, width: 305, height: 80, quality: 63)
+        let weak = reading(.ean13, "9780204816638", engine: .zbar, x: 2590, y: 1748, width: 324, height: 6, quality: 2)
+        #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, weak], wanted: all).map(\.payload) == ["9780804816632"])
+        #expect(BarcodeFusion.fuse(zxing: [], zbar: [weak, strong], wanted: all).map(\.payload) == ["9780804816632"])
+        // Two codes side by side on one row, or one far below the other, stay two.
+        let beside = reading(.ean13, "9780201379624", engine: .zbar, x: 3000, y: 1626, width: 305, height: 80, quality: 2)
+        let below = reading(.ean13, "9780201379624", engine: .zbar, x: 2599, y: 1900, width: 305, height: 80, quality: 2)
+        #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, beside], wanted: all).count == 2)
+        #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, below], wanted: all).count == 2)
     }
 
     @Test func aLinearReadingShorterThanItsSymbologyIsNot() {

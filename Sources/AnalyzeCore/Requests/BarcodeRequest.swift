@@ -9,12 +9,12 @@
 ///   1-D codes only along rows and columns). Its extra passes run on a copy of at most
 ///   ``secondaryPassMaximumSide`` pixels.
 ///
-/// A large image (over ``largeImagePixels`` and ``largeImageShorterSide``, a photo rather than a label or
-/// a strip) is not read whole at full
-/// resolution: zxing-cpp reads a copy of 3 MP (2000×1500 for a 12 MP photo), ZBar the 1000-px one, and both read
-/// at full resolution only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel,
-/// alternating edges), the strongest first, over at most a quarter of the image. A code too small
-/// for the copies is read there; a photo with nothing barcode-like costs the copies alone.
+/// A large image (over ``largeImagePixels``, with a shorter side of at least ``largeImageShorterSide``:
+/// a photo rather than a label or a strip) is not read whole at full resolution: zxing-cpp reads a
+/// 3 MP copy (2000×1500 for a 12 MP photo), ZBar the 1000-px one, and both read at full resolution
+/// only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel, alternating edges), the
+/// strongest first, over at most a quarter of the image. A code too small for the copies is read
+/// there; a photo with nothing barcode-like costs the copies alone.
 ///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
@@ -49,10 +49,10 @@ public struct BarcodeRequest: ImageRequest {
     /// Scan-line spacing of the extra passes (every other row and column).
     public static let secondaryPassDensity = 2
 
-    /// Images with a longer side over this many pixels (a photo rather than a scan of a label)
-    /// are read on a copy this size, and at full resolution only where ``BarcodeRegions`` finds
-    /// barcode-like structure: a 12 MP photo is not read whole twice over, and a code too small for
-    /// the copy is still read where it is.
+    /// Images of more than this many pixels (a photo rather than a scan of a label) are read on a
+    /// copy of this many, and at full resolution only where ``BarcodeRegions`` finds barcode-like
+    /// structure: a 12 MP photo is not read whole twice over, and a code too small for the copy is
+    /// still read where it is.
     public static let largeImagePixels = 3_000_000
     /// ...and whose shorter side is at least this long: a long strip (a receipt roll, a 640×33,000
     /// page) is read whole, as its text stretched along one axis looks barcode-like everywhere.
@@ -80,8 +80,9 @@ public struct BarcodeRequest: ImageRequest {
 
         // The primary reads: the whole image; or, for a large image, zxing-cpp on the 3 MP copy,
         // ZBar on the 1000-px one, and both at full resolution in the candidate regions.
-        let whole: [(OpenCVMat, toImage: [Double])] = [(gray, Affine.scale(x: 1, y: 1))]
-        var zxingParts = whole, zbarParts = whole
+        let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
+        var zxingParts: [(OpenCVMat, toImage: [Double])] = [(gray, Affine.identity)]
+        var zbarParts: [(OpenCVMat, toImage: [Double], density: Int)] = [(gray, Affine.identity, primaryDensity)]
         if scale < 1 {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
             let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
@@ -91,7 +92,7 @@ public struct BarcodeRequest: ImageRequest {
                 crops.append((crop, Affine.translation(x: Double(region.x), y: Double(region.y))))
             }
             zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale))] + crops
-            zbarParts = [(small, smallToImage)] + crops
+            zbarParts = [(small, smallToImage, 1)] + crops.map { ($0.0, $0.toImage, Self.regionDensity) }
         }
         var zxing: [BarcodeReading] = []
         for (part, toImage) in zxingParts {
@@ -99,9 +100,7 @@ public struct BarcodeRequest: ImageRequest {
         }
         var zbar: [BarcodeReading] = []
         if let scanner {
-            for (index, (part, toImage)) in zbarParts.enumerated() {
-                let isRegion = scale < 1 && index > 0
-                let density = isRegion ? Self.regionDensity : part.width * part.height > Self.denseScanMaximumPixels ? 2 : 1
+            for (part, toImage, density) in zbarParts {
                 zbar += try scanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
             }
             if tryInverted {
@@ -120,20 +119,22 @@ public struct BarcodeRequest: ImageRequest {
     }
 
     /// The image itself when it has at most `pixels` pixels, else a copy scaled to about that many
-    /// (aspect kept: a 640×33,000 page keeps a third of its width, not 39 px), with the scale.
+    /// (aspect kept), with the scale.
     static func reduced(_ gray: OpenCVMat, toPixels pixels: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
         let count = gray.width * gray.height
         guard count > pixels else { return (gray, 1) }
-        let scale = (Double(pixels) / Double(count)).squareRoot()
-        let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
-        return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
+        return try scaled(gray, by: (Double(pixels) / Double(count)).squareRoot())
     }
 
     /// The image itself when it is small enough, else a copy scaled to `maximumSide`, with the scale.
     static func limited(_ gray: OpenCVMat, maximumSide: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
         let side = max(gray.width, gray.height)
         guard side > maximumSide else { return (gray, 1) }
-        let scale = Double(maximumSide) / Double(side)
+        return try scaled(gray, by: Double(maximumSide) / Double(side))
+    }
+
+    /// A copy scaled by about `scale` (whole pixels), with the exact scale along its width.
+    private static func scaled(_ gray: OpenCVMat, by scale: Double) throws(AnalysisError) -> (OpenCVMat, Double) {
         let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
         return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
     }

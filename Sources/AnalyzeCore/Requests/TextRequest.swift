@@ -83,7 +83,7 @@ public struct TextRequest: ImageRequest {
         }
     }
 
-    func read(_ image: UprightImage, in area: TextArea? = nil, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+    func read(_ image: UprightImage, in area: TextArea?, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let engine = try engines.textEngine(languages: languages)
         var gray = try image.gray()
         var toImage: [Double]?

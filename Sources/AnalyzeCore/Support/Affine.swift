@@ -1,6 +1,9 @@
 /// 2×3 affine maps, row-major `[a, b, c, d, e, f]` for `x' = a·x + b·y + c`, `y' = d·x + e·y + f`: how a
 /// request maps coordinates found in a copy of the image (scaled, cropped, turned) back into it.
 enum Affine {
+    /// The map that changes nothing.
+    static let identity: [Double] = [1, 0, 0, 0, 1, 0]
+
     /// The map that only shifts by (`x`, `y`): from a crop at that offset back into the image.
     static func translation(x: Double, y: Double) -> [Double] { [1, 0, x, 0, 1, y] }
 
