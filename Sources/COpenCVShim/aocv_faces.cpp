@@ -106,16 +106,16 @@ constexpr double kCenterFaceFloor = 0.05;
 
 /// CenterFace on one image: letterbox (top-left, black) into the Net's fixed input, forward, decode,
 /// NMS 0.3, map back (divide by the letterbox scale).
-std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, double threshold) {
+std::vector<Face> detectCenterFace(aocv_face_detector &d, const cv::Mat &image, cv::Size original, double threshold) {
     threshold = std::max(threshold, kCenterFaceFloor);
-    const aocv_letterboxed lb = aocv_letterbox(image, d.input);
+    const aocv_letterboxed lb = aocv_letterbox(image, d.input, cv::Scalar(), original);
     d.net.setInput(cv::dnn::blobFromImage(lb.canvas, 1.0, d.input, cv::Scalar(), /*swapRB*/ true, false));
     std::vector<cv::Mat> outs;
     d.net.forward(outs, d.outputs);
     if (outs.size() != 4) throw std::runtime_error("CenterFace: expected 4 outputs");
     std::vector<Face> faces;
     for (const Face &f : suppress(decodeCenterFace(outs, threshold), 0.3)) {
-        Face m = toImage(f, lb.scale, image.size());
+        Face m = toImage(f, lb.scale, original);
         if (m.box.area() > 0) faces.push_back(m);
     }
     return faces;
@@ -182,13 +182,16 @@ extern "C" aocv_face_detector *aocv_haar_create(const char *cascade_path, aocv_s
 
 extern "C" void aocv_face_detector_free(aocv_face_detector *detector) { delete detector; }
 
-extern "C" int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
-                                 aocv_face *out, int capacity, aocv_status *status) {
+extern "C" int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, int original_width, int original_height,
+                                 double threshold, aocv_face *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         const cv::Mat &m = image->m;
         if (m.empty() || m.depth() != CV_8U) throw std::runtime_error("faces: need a non-empty 8-bit image");
+        const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : m.size();
+        if (detector->kind == aocv_face_detector::Kind::haar && original != m.size())
+            throw std::runtime_error("faces: the Haar cascade reads the image itself, not a reduction");
         const std::vector<Face> faces = detector->kind == aocv_face_detector::Kind::centerface
-                                            ? detectCenterFace(*detector, m, threshold)
+                                            ? detectCenterFace(*detector, m, original, threshold)
                                             : detectHaar(*detector, m, threshold);
         return emit(faces, out, capacity);
     });

@@ -66,14 +66,23 @@ struct aocv_letterboxed {
 /// rest filled with `pad`. A canvas point p maps back to the image as p / scale (faces), or exactly as
 /// p.x * cols / fitted.width, p.y * rows / fitted.height. A gray image is expanded to BGR only at the
 /// network's size.
-inline aocv_letterboxed aocv_letterbox(const cv::Mat &image, cv::Size size, const cv::Scalar &pad = cv::Scalar()) {
+///
+/// `original` (when not empty) is the size of the image the caller means, of which `image` is a
+/// reduction at least `fitted` in size (a power-of-two copy of a large photo, cheaper to shrink from):
+/// scale and fitted size are the original's, and canvas points map back to the original.
+inline aocv_letterboxed aocv_letterbox(const cv::Mat &image, cv::Size size, const cv::Scalar &pad = cv::Scalar(),
+                                       cv::Size original = cv::Size()) {
+    if (original.empty()) original = image.size();
     aocv_letterboxed lb;
-    lb.scale = std::min((double)size.width / image.cols, (double)size.height / image.rows);
-    lb.fitted = cv::Size(std::max(1, std::min(size.width, (int)std::lround(image.cols * lb.scale))),
-                         std::max(1, std::min(size.height, (int)std::lround(image.rows * lb.scale))));
+    lb.scale = std::min((double)size.width / original.width, (double)size.height / original.height);
+    lb.fitted = cv::Size(std::max(1, std::min(size.width, (int)std::lround(original.width * lb.scale))),
+                         std::max(1, std::min(size.height, (int)std::lround(original.height * lb.scale))));
+    if (image.size() != original && (image.cols < lb.fitted.width || image.rows < lb.fitted.height))
+        throw std::runtime_error("letterbox: the reduction is smaller than the network's input");
     lb.canvas = cv::Mat(size, image.type(), pad);
     cv::Mat resized;
-    cv::resize(image, resized, lb.fitted, 0, 0, lb.scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    cv::resize(image, resized, lb.fitted, 0, 0,
+               lb.fitted.width <= image.cols && lb.fitted.height <= image.rows ? cv::INTER_AREA : cv::INTER_LINEAR);
     resized.copyTo(lb.canvas(cv::Rect(cv::Point(0, 0), lb.fitted)));
     lb.canvas = aocv_as_bgr(lb.canvas);
     return lb;

@@ -4,6 +4,7 @@
 #include <opencv2/dnn.hpp>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 /// One detector, owned by one thread (a cv::dnn::Net is not thread-safe), always fed exactly `input`
@@ -37,23 +38,27 @@ extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, 
         d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         d->input = cv::Size(input_width, input_height);
-        // A first forward on a blank canvas checks that this model is the one this size expects.
-        probabilities(*d, cv::Mat(d->input, CV_8UC3, cv::Scalar(255, 255, 255)));
+        // No trial forward here: it cost a whole forward (about 200 ms) per worker, and the model is
+        // taken by its SHA-256 (a file of another size is never loaded); every forward checks that the
+        // output is one value per input pixel.
+        if (d->net.empty()) throw std::runtime_error(std::string("cannot load the text detector: ") + onnx_path);
         return d.release();
     });
 }
 
 extern "C" void aocv_text_detector_free(aocv_text_detector *detector) { delete detector; }
 
-extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, double threshold, int min_side,
-                                        int min_area, aocv_box *out, int capacity, aocv_status *status) {
+extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
+                                        double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
-        const aocv_letterboxed lb = aocv_letterbox(image->m, detector->input);
+        if (image->m.empty()) throw std::runtime_error("text regions: the image is empty");
+        const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : image->m.size();
+        const aocv_letterboxed lb = aocv_letterbox(image->m, detector->input, cv::Scalar(), original);
         const cv::Mat prob = probabilities(*detector, lb.canvas);
         cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(binary, labels, stats, centroids, 8, CV_32S);
-        const double sx = (double)image->m.cols / lb.fitted.width, sy = (double)image->m.rows / lb.fitted.height;
+        const double sx = (double)original.width / lb.fitted.width, sy = (double)original.height / lb.fitted.height;
         int count = 0;
         for (int i = 1; i < n; ++i) {
             const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
@@ -64,6 +69,7 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
                 out[count].width = (int)std::ceil(w * sx);
                 out[count].height = (int)std::ceil(h * sy);
                 out[count].score = stats.at<int>(i, cv::CC_STAT_AREA);
+                out[count].angle = 0;
             }
             count += 1;
         }

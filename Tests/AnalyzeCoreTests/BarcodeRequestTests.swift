@@ -108,16 +108,32 @@ struct BarcodeRequestTests {
 
     @Test func findsNoBarcodeRegionInAForestAndOneAroundAPastedCode() throws {
         let forest = try largePhoto(with: [])
-        let gray = try forest.gray()
-        let (reduced, scale) = try BarcodeRequest.reduced(gray, toPixels: BarcodeRequest.largeImagePixels)
+        let (reduced, scale) = try BarcodeRequest.reduced(forest, toPixels: BarcodeRequest.largeImagePixels)
         #expect(try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).isEmpty)
 
         let labelled = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700)])
-        let (reducedLabel, _) = try BarcodeRequest.reduced(try labelled.gray(), toPixels: BarcodeRequest.largeImagePixels)
+        let (reducedLabel, _) = try BarcodeRequest.reduced(labelled, toPixels: BarcodeRequest.largeImagePixels)
         let regions = try BarcodeRegions.find(in: reducedLabel, scale: scale, fullWidth: 4000, fullHeight: 2500)
         #expect(regions.count == 1)
         let region = try #require(regions.first)
         #expect(region.x <= 2900 && region.x + region.width >= 2900 + 226 && region.y <= 1760 && region.y + region.height >= 1760)
         #expect(region.area < 4000 * 2500 / 50)
+        // Its bars stand upright: the 45° copy is not needed for it.
+        #expect(!region.isDiagonal, "angle \(region.angle)")
+    }
+
+    @Test func readsALargeCodeTurnedBy45DegreesInALargePhoto() throws {
+        // The 45° copy runs on a large photo only where the region finder sees diagonal bars: it must
+        // see them around a Code 128 turned by 45° (read by ZBar on the turned copy alone).
+        let image = try largePhoto(with: [("barcodes/code128-rotated.png", 1400, 1200, 600)])
+        let (reduced, scale) = try BarcodeRequest.reduced(image, toPixels: BarcodeRequest.largeImagePixels)
+        let regions = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500)
+        let around = regions.filter { $0.x < 1200 + 1400 && $0.x + $0.width > 1200 && $0.y < 600 + 1400 && $0.y + $0.height > 600 }
+        #expect(!around.isEmpty && around.allSatisfy(\.isDiagonal), "\(around)")
+
+        let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
+        #expect(codes.map(\.payload) == ["ANALYZE-128"])
+        let box = try #require(codes.first?.boundingBox)
+        #expect(box.center.x > 1200 && box.center.x < 1200 + 1400 && box.center.y > 600 && box.center.y < 600 + 1400)
     }
 }

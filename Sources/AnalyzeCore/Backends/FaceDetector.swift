@@ -37,13 +37,17 @@ final class FaceDetector {
         let landmarks: FaceLandmarks?
     }
 
-    /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first.
-    func detect(in image: OpenCVMat, minimumConfidence: Double) throws(AnalysisError) -> [Detection] {
+    /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first. For CenterFace, `image`
+    /// may be a reduction (at least the network's input) of an image of `original` size; faces are
+    /// then in the original's pixels.
+    func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil,
+                minimumConfidence: Double) throws(AnalysisError) -> [Detection] {
         var faces = [aocv_face](repeating: aocv_face(), count: 256)
         var status = aocv_status()
         let count = faces.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return aocv_detect_faces(handle, image.handle, minimumConfidence, base, Int32(buffer.count), &status)
+            return aocv_detect_faces(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0),
+                                     minimumConfidence, base, Int32(buffer.count), &status)
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "face detection failed: " + OpenCVMat.message(of: &status)) }
         return faces.prefix(Int(count)).map { f in

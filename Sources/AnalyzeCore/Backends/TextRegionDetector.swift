@@ -28,13 +28,14 @@ final class TextRegionDetector {
     deinit { aocv_text_detector_free(handle) }
 
     /// The text regions of an upright gray or BGR image, in its pixels, in raster order of the
-    /// detector's map (`aocv_detect_text_regions`).
-    func regions(in image: OpenCVMat) throws(AnalysisError) -> [BoundingBox] {
+    /// detector's map (`aocv_detect_text_regions`). `image` may be a reduction (at least the input's
+    /// size) of an image of `original` size; the regions are then in the original's pixels.
+    func regions(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil) throws(AnalysisError) -> [BoundingBox] {
         var boxes = [aocv_box](repeating: aocv_box(), count: Self.capacity)
         var status = aocv_status()
         let count = boxes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return aocv_detect_text_regions(handle, image.handle, Self.threshold, Int32(Self.minimumSide), Int32(Self.minimumArea),
+            return aocv_detect_text_regions(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), Self.threshold, Int32(Self.minimumSide), Int32(Self.minimumArea),
                                             base, Int32(buffer.count), &status)
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status)) }

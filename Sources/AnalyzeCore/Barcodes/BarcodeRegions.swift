@@ -12,11 +12,23 @@ enum BarcodeRegions {
         var x, y, width, height: Int
         /// How barcode-like it is: the sum over its tiles of RMS edge response × coherence.
         var score: Double = 0
+        /// The direction across its bars in degrees, [0, 180): 0 for upright bars, 90 for bars along
+        /// the rows (of the strongest part, when regions were merged).
+        var angle: Double = 0
         var area: Int { width * height }
+        /// Whether its bars are turned more than ``diagonalTolerance`` from both axes: a 1-D code
+        /// there is read by ZBar only on a copy turned by 45°.
+        var isDiagonal: Bool {
+            let fromAxis = angle.truncatingRemainder(dividingBy: 90)
+            return min(fromAxis, 90 - fromAxis) > BarcodeRegions.diagonalTolerance
+        }
     }
 
     /// Tile side in pixels of the reduced copy.
     static let tile = 16
+    /// Degrees from an axis within which a region's bars count as upright (ZBar's row and column
+    /// scans read a 1-D code turned by up to about 30°, a code's height permitting).
+    static let diagonalTolerance = 15.0
     /// At most this many boxes are looked at.
     static let capacity = 256
 
@@ -39,7 +51,7 @@ enum BarcodeRegions {
             let y1 = min(Double(fullHeight), (Double(box.y + box.height) + margin) / scale)
             guard x1 > x0, y1 > y0 else { continue }
             regions.append(Region(x: Int(x0), y: Int(y0), width: Int(x1.rounded(.up)) - Int(x0), height: Int(y1.rounded(.up)) - Int(y0),
-                                  score: box.score))
+                                  score: box.score, angle: box.angle))
         }
         return merged(regions)
     }
@@ -69,7 +81,7 @@ enum BarcodeRegions {
                     let a = boxes[i], b = boxes[j]
                     let x = min(a.x, b.x), y = min(a.y, b.y)
                     let union = Region(x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x, height: max(a.y + a.height, b.y + b.height) - y,
-                                       score: a.score + b.score)
+                                       score: a.score + b.score, angle: a.score >= b.score ? a.angle : b.angle)
                     guard union.area <= a.area + b.area else { continue }
                     boxes[i] = union
                     boxes.remove(at: j)

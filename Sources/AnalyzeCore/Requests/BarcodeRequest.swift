@@ -11,10 +11,11 @@
 ///
 /// A large image (over ``largeImagePixels``, with a shorter side of at least ``largeImageShorterSide``:
 /// a photo rather than a label or a strip) is not read whole at full resolution: zxing-cpp reads a
-/// 3 MP copy (2000×1500 for a 12 MP photo), ZBar the 1000-px one, and both read at full resolution
-/// only the regions ``BarcodeRegions`` finds barcode-like (strong, parallel, alternating edges), the
-/// strongest first, over at most a quarter of the image. A code too small for the copies is read
-/// there; a photo with nothing barcode-like costs the copies alone.
+/// 3 MP copy (2000×1500 for a 12 MP photo), ZBar the 1000-px one (on every other line: a code it
+/// can read there is large), and both read at full resolution only the regions ``BarcodeRegions``
+/// finds barcode-like (strong, parallel, alternating edges), the strongest first, over at most a
+/// quarter of the image. A code too small for the copies is read there; a photo with nothing
+/// barcode-like costs the copies alone, and the 45° copy only when a region's bars are diagonal.
 ///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
@@ -74,7 +75,7 @@ public struct BarcodeRequest: ImageRequest {
 
         // For a large image, a 3 MP copy; and the extra passes' copy (at most 1000 px).
         let isLarge = gray.width * gray.height > Self.largeImagePixels && min(gray.width, gray.height) >= Self.largeImageShorterSide
-        let (reduced, scale) = isLarge ? try Self.reduced(gray, toPixels: Self.largeImagePixels) : (gray, 1)
+        let (reduced, scale) = isLarge ? try Self.reduced(image, toPixels: Self.largeImagePixels) : (gray, 1)
         let (small, smallScale) = try Self.limited(reduced, maximumSide: Self.secondaryPassMaximumSide)
         let smallToImage = Affine.scale(x: 1 / (scale * smallScale), y: 1 / (scale * smallScale))
 
@@ -83,8 +84,12 @@ public struct BarcodeRequest: ImageRequest {
         let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
         var zxingParts: [(OpenCVMat, toImage: [Double])] = [(gray, Affine.identity)]
         var zbarParts: [(OpenCVMat, toImage: [Double], density: Int)] = [(gray, Affine.identity, primaryDensity)]
+        // Whether a 1-D code may stand turned by about 45° (read by ZBar only on a turned copy): in a
+        // large image, only where the region finder saw diagonal bars; elsewhere, always.
+        var mayHoldDiagonalCode = true
         if scale < 1 {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
+            mayHoldDiagonalCode = found.contains(where: \.isDiagonal)
             let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
             var crops: [(OpenCVMat, toImage: [Double])] = []
             for region in regions {
@@ -92,7 +97,8 @@ public struct BarcodeRequest: ImageRequest {
                 crops.append((crop, Affine.translation(x: Double(region.x), y: Double(region.y))))
             }
             zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale))] + crops
-            zbarParts = [(small, smallToImage, 1)] + crops.map { ($0.0, $0.toImage, Self.regionDensity) }
+            // The 1000-px copy of a large image holds only large codes: every other line finds them.
+            zbarParts = [(small, smallToImage, Self.secondaryPassDensity)] + crops.map { ($0.0, $0.toImage, Self.regionDensity) }
         }
         var zxing: [BarcodeReading] = []
         for (part, toImage) in zxingParts {
@@ -108,7 +114,7 @@ public struct BarcodeRequest: ImageRequest {
             }
             // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
             let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
-            if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty {
+            if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty && mayHoldDiagonalCode {
                 let linearScanner = try engines.barcodeScanner(for: linear)
                 let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
                 zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
@@ -118,12 +124,16 @@ public struct BarcodeRequest: ImageRequest {
         return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)
     }
 
-    /// The image itself when it has at most `pixels` pixels, else a copy scaled to about that many
-    /// (aspect kept), with the scale.
-    static func reduced(_ gray: OpenCVMat, toPixels pixels: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
-        let count = gray.width * gray.height
-        guard count > pixels else { return (gray, 1) }
-        return try scaled(gray, by: (Double(pixels) / Double(count)).squareRoot())
+    /// The image's grayscale when it has at most `pixels` pixels, else a copy scaled to about that many
+    /// (aspect kept, shrunk from the smallest halving that holds it), with the scale.
+    static func reduced(_ image: UprightImage, toPixels pixels: Int) throws(AnalysisError) -> (OpenCVMat, Double) {
+        let count = image.width * image.height
+        guard count > pixels else { return (try image.gray(), 1) }
+        let scale = (Double(pixels) / Double(count)).squareRoot()
+        let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+        let source = try image.reduction(toAtLeast: w, h, gray: true)
+        let copy = source.width == w && source.height == h ? source : try source.resized(width: w, height: h)
+        return (copy, Double(w) / Double(image.width))
     }
 
     /// The image itself when it is small enough, else a copy scaled to `maximumSide`, with the scale.

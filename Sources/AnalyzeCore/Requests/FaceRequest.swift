@@ -49,7 +49,16 @@ public struct FaceRequest: ImageRequest {
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [FaceObservation] {
         let threshold = minimumConfidence ?? detector.defaultMinimumConfidence
-        let faces = try engines.faceDetector(detector, model: model).detect(in: image.pixels, minimumConfidence: threshold)
+        let faceDetector = try engines.faceDetector(detector, model: model)
+        let faces: [FaceDetector.Detection]
+        if detector == .centerface {
+            // CenterFace sees the image at its input's size: shrunk from the smallest halving that holds it.
+            let input = FaceDetector.centerFaceInput
+            let source = try image.reduction(toFit: input.width, input.height, gray: false)
+            faces = try faceDetector.detect(in: source, reducedFrom: (image.width, image.height), minimumConfidence: threshold)
+        } else {
+            faces = try faceDetector.detect(in: image.pixels, minimumConfidence: threshold)
+        }
         let predictor = landmarks ? try LandmarkPredictor.shared() : nil
         let gray = landmarks ? try image.gray() : nil
         return faces.map { face in

@@ -48,7 +48,9 @@ public struct TextRequest: ImageRequest {
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
-            let regions = try engines.textRegionDetector(model: textDetector).regions(in: image.pixels)
+            let input = TextRegionDetector.input
+            let source = try image.reduction(toFit: input.width, input.height, gray: false)
+            let regions = try engines.textRegionDetector(model: textDetector).regions(in: source, reducedFrom: (image.width, image.height))
             guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
                 return RecognizedPage(lines: [], fullText: "")
             }

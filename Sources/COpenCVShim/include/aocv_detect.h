@@ -90,21 +90,26 @@ void aocv_face_detector_free(aocv_face_detector *_Nullable detector);
 
 /// Detects faces in a BGR image; returns the count (<= capacity), sorted by confidence desc,
 /// or -1 with status. `threshold` is the minimum confidence (0.5 is a good default for both;
-/// CenterFace never reports below 0.05, its heatmap noise floor).
-int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, double threshold,
-                      aocv_face *out, int capacity, aocv_status *status);
+/// CenterFace never reports below 0.05, its heatmap noise floor). For CenterFace, `image` may be a
+/// reduction of an image of `original_width` × `original_height` (0, 0: the image itself), at least
+/// the network's input in size: it is letterboxed as the original would be, and faces are in the original.
+int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, int original_width, int original_height,
+                      double threshold, aocv_face *out, int capacity, aocv_status *status);
 
 /// An axis-aligned box in pixels.
 typedef struct aocv_box {
     int x, y, width, height;
     double score;   // how strongly the box shows what was looked for (see each function)
+    double angle;   // aocv_barcode_regions: the bars' gradient direction in degrees, [0, 180); else 0
 } aocv_box;
 
 /// Where 1-D barcodes may be, so that a large photo is decoded at full resolution only there. Per
 /// `tile`×`tile` tile of `gray`: strong edges (RMS Sobel response over 100), along one direction
 /// (structure-tensor coherence over 0.8) and alternating in sign (a single step edge is not a
 /// barcode). Neighbouring tiles are joined; boxes of at least three tiles are written to `out` (up to
-/// `capacity`) in raster order, each with its score: the sum over its tiles of RMS response × coherence. Returns how many boxes there are (possibly more than `capacity`),
+/// `capacity`) in raster order, each with its score (the sum over its tiles of RMS response × coherence)
+/// and its angle (the direction across its bars, from its summed structure tensor: 0 for upright bars,
+/// 90 for bars along the rows, 45 and 135 diagonal). Returns how many boxes there are (possibly more than `capacity`),
 /// or -1 with status set on error.
 int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *out, int capacity, aocv_status *status);
 
@@ -123,9 +128,10 @@ void aocv_text_detector_free(aocv_text_detector *_Nullable detector);
 /// probability map thresholded at `threshold` and split into connected components, of which those
 /// at least `min_side` map pixels on their shorter side and `min_area` in area are written to `out`
 /// (up to `capacity`) as boxes in image pixels, in raster order (score: the component's area in map pixels). Returns how many there are, or -1
-/// with status set.
-int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, double threshold, int min_side,
-                             int min_area, aocv_box *out, int capacity, aocv_status *status);
+/// with status set. `image` may be a reduction of an image of `original_width` × `original_height`
+/// (0, 0: the image itself): it is letterboxed as the original would be, and boxes are in the original.
+int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
+                             double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status);
 
 #pragma clang assume_nonnull end
 
