@@ -5,8 +5,8 @@ internal import COpenCVShim
 final class TextRegionDetector {
     private let handle: OpaquePointer
 
-    /// The patched model's fixed input (see `scripts/fetch-models`): images are letterboxed into it.
-    static let input = (width: 640, height: 640)
+    /// The patched model's fixed input (see ``TextDetectorModels``): images are letterboxed into it.
+    let input: (width: Int, height: Int)
     /// Probability above which a map pixel is text.
     static let threshold = 0.3
     /// A region must be at least this many map pixels on its shorter side and in area: smaller
@@ -16,10 +16,11 @@ final class TextRegionDetector {
     /// At most this many regions are reported.
     static let capacity = 512
 
-    init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
+    init(model: ModelIdentity, input: (width: Int, height: Int), models: ModelLocator) throws(AnalysisError) {
         let path = try models.path(of: model)
         var status = aocv_status()
-        guard let created = aocv_text_detector_create(path, Int32(Self.input.width), Int32(Self.input.height), &status) else {
+        self.input = input
+        guard let created = aocv_text_detector_create(path, Int32(input.width), Int32(input.height), &status) else {
             throw AnalysisError(.engineUnavailable, "cannot load the text detector \(model.name): " + OpenCVMat.message(of: &status))
         }
         handle = created
@@ -46,10 +47,12 @@ final class TextRegionDetector {
 }
 
 extension WorkerEngines {
-    /// The worker's text-region detector for `model`.
-    func textRegionDetector(model: ModelIdentity) throws(AnalysisError) -> TextRegionDetector {
-        try engine(TextRegionDetector.self, for: model) { () throws(AnalysisError) in
-            try TextRegionDetector(model: model, models: models)
+    /// The worker's text-region detector for an image of this size: the file of `models` whose
+    /// input has the image's orientation, created on first use.
+    func textRegionDetector(_ models: TextDetectorModels, width: Int, height: Int) throws(AnalysisError) -> TextRegionDetector {
+        let (model, input) = models.model(forWidth: width, height: height)
+        return try engine(TextRegionDetector.self, for: model) { () throws(AnalysisError) in
+            try TextRegionDetector(model: model, input: input, models: self.models)
         }
     }
 }

@@ -17,23 +17,22 @@ public struct TextRequest: ImageRequest {
     /// The text detector that decides, on a colour image of more than ``gatePixels``, whether there is
     /// any text to read: where it finds none, Tesseract is not run (on a photo without text its
     /// layout analysis alone costs seconds). nil: every image is read whole.
-    public var textDetector: ModelIdentity?
+    public var textDetector: TextDetectorModels?
 
-    /// PP-OCRv4's DB detector from the PyPI wheel `rapidocr-onnxruntime==1.4.4` (Apache-2.0),
-    /// patched for OpenCV 4.6 by `scripts/fetch-models` (the patch is deterministic: this is its hash).
-    public static let ppocrDetector = ModelIdentity(name: "ppocr-det-640.onnx", sha256: "a7da6b02ab8d8f0b6471a5007b3c18496a5f763f581f3c3f52378f6af8f061a1")
+    /// PP-OCRv4's DB detector (``TextDetectorModels/ppocrV4``).
+    public static let ppocrDetector = TextDetectorModels.ppocrV4
 
     /// Images of at most this many pixels are always read whole: Tesseract on them costs about what
     /// the detector does or less (measured: 100-150 ms on the corpus's 1800×1200 photos, 80 ms on
     /// 0.5 MP ones, against 200 ms for the detector; 520 ms on 12 MP phone photos).
     public static let gatePixels = 4_000_000
 
-    public var models: [ModelIdentity] { textDetector.map { [$0] } ?? [] }
+    public var models: [ModelIdentity] { textDetector?.all ?? [] }
 
     public init() { self.init(languages: "eng") }
 
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: ModelIdentity? = nil) {
+                textDetector: TextDetectorModels? = nil) {
         self.languages = languages
         self.detectsPageRotation = detectsPageRotation
         self.textDetector = textDetector
@@ -48,9 +47,9 @@ public struct TextRequest: ImageRequest {
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
-            let input = TextRegionDetector.input
-            let source = try image.reduction(toFit: input.width, input.height, gray: false)
-            let regions = try engines.textRegionDetector(model: textDetector).regions(in: source, reducedFrom: (image.width, image.height))
+            let detector = try engines.textRegionDetector(textDetector, width: image.width, height: image.height)
+            let source = try image.reduction(toFit: detector.input.width, detector.input.height, gray: false)
+            let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
             guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
                 return RecognizedPage(lines: [], fullText: "")
             }
@@ -154,9 +153,9 @@ public enum TextGate: String, Sendable, CaseIterable {
     case off
 
     /// The detector a text request uses under this setting.
-    public func detector(models: ModelLocator) -> ModelIdentity? {
+    public func detector(models: ModelLocator) -> TextDetectorModels? {
         switch self {
-        case .auto: models.contains(TextRequest.ppocrDetector) ? TextRequest.ppocrDetector : nil
+        case .auto: TextRequest.ppocrDetector.all.allSatisfy(models.contains) ? TextRequest.ppocrDetector : nil
         case .on: TextRequest.ppocrDetector
         case .off: nil
         }
