@@ -2,8 +2,10 @@
 import PackageDescription
 
 /// The OpenCV modules the shim uses; linking only these keeps start-up fast
-/// (pkg-config's `opencv4` would pull in every contrib module, VTK and Qt).
-let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_calib3d", "opencv_dnn", "opencv_objdetect"]
+/// (pkg-config's `opencv4` would pull in every contrib module, VTK and Qt). Not opencv_imgcodecs:
+/// Debian's pulls in GDAL and some seventy libraries more (80 ms at every start); the shim opens it
+/// only when an image needs it (TIFF, WebP, BMP… see aocv_codecs.cpp).
+let openCVLibraries = ["opencv_core", "opencv_imgproc", "opencv_calib3d", "opencv_dnn", "opencv_objdetect"]
 
 let package = Package(
     name: "analyze",

@@ -2,7 +2,8 @@
 // own decoders set them up (same output pixels), so that what those libraries would print on stderr
 // ("Corrupt JPEG data…", "libpng warning: iCCP…", "libpng error: …") becomes the image's warnings
 // and error message instead; and so that a JPEG can be decoded at 1/2, 1/4 or 1/8 of its size (DCT
-// scaling). Every other format (and a CMYK JPEG) goes through cv::imdecode.
+// scaling). Every other format (and a CMYK JPEG) goes through cv::imdecode, from OpenCV's image codecs,
+// opened on first use (aocv_codecs.cpp).
 #include "aocv_internal.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -61,7 +62,7 @@ extern "C" aocv_mat *aocv_decode(const uint8_t *bytes, size_t length, aocv_statu
     return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
         if (length == 0) throw std::runtime_error("empty file");
         const cv::Mat buffer(1, (int)std::min<size_t>(length, (size_t)INT32_MAX), CV_8UC1, (void *)bytes);
-        cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
+        cv::Mat decoded = aocv_imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
         if (decoded.empty()) throw std::runtime_error("not a decodable image (unknown format, truncated or corrupt)");
         return aocv_wrap(toBGR8(decoded));
     });
@@ -261,7 +262,7 @@ extern "C" aocv_mat *aocv_decode_reporting(const uint8_t *bytes, size_t length, 
         }
         if (decoded.empty()) {
             const cv::Mat buffer(1, (int)std::min<size_t>(length, (size_t)INT32_MAX), CV_8UC1, (void *)bytes);
-            decoded = cv::imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
+            decoded = aocv_imdecode(buffer, cv::IMREAD_UNCHANGED | cv::IMREAD_IGNORE_ORIENTATION);
         }
         if (decoded.empty()) throw std::runtime_error("not a decodable image (unknown format, truncated or corrupt)");
         return aocv_wrap(toBGR8(decoded));

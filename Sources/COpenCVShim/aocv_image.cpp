@@ -3,6 +3,10 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <png.h>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <jpeglib.h>
 #include <stdexcept>
 #include <vector>
 #include <algorithm>
@@ -176,13 +180,65 @@ extern "C" int aocv_encode_png(const aocv_mat *mat, uint8_t **bytes, size_t *len
     });
 }
 
+/// libjpeg errors unwind through a C++ exception (libjpeg's default prints and exits the process).
+[[noreturn]] static void throwJPEGError(j_common_ptr info) {
+    char text[JMSG_LENGTH_MAX] = {0};
+    (*info->err->format_message)(info, text);
+    throw std::runtime_error(std::string("JPEG: ") + text);
+}
+
+static void ignoreJPEGMessage(j_common_ptr, int) {}
+
+/// Encodes with libjpeg directly, set up as OpenCV 4.6's JPEG encoder sets it up for cv::imencode
+/// with only a quality (baseline, default tables scaled to `quality`, 4:2:0, no optimised Huffman
+/// coding, no restart markers), so that writing a photo's annotated JPEG does not open OpenCV's image
+/// codecs (aocv_codecs.cpp). BGR goes in as libjpeg-turbo's JCS_EXT_BGR: the same colour conversion
+/// OpenCV's BGR-to-RGB copy followed by JCS_RGB gives.
+static std::vector<uint8_t> encodeJPEG(const cv::Mat &m, int quality) {
+    if (m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3)) throw std::runtime_error("JPEG needs 8-bit gray or BGR");
+    jpeg_compress_struct info;
+    jpeg_error_mgr errors;
+    info.err = jpeg_std_error(&errors);
+    errors.error_exit = throwJPEGError;
+    errors.emit_message = ignoreJPEGMessage;
+    jpeg_create_compress(&info);
+    unsigned char *memory = nullptr;
+    unsigned long size = 0;
+    struct Cleanup {
+        jpeg_compress_struct *info;
+        unsigned char **memory;
+        ~Cleanup() {
+            jpeg_destroy_compress(info);
+            std::free(*memory);   // jpeg_mem_dest's buffer is malloc'ed
+        }
+    } cleanup{&info, &memory};
+    jpeg_mem_dest(&info, &memory, &size);
+    info.image_width = (JDIMENSION)m.cols;
+    info.image_height = (JDIMENSION)m.rows;
+    info.input_components = m.channels();
+    info.in_color_space = m.channels() == 3 ? JCS_EXT_BGR : JCS_GRAYSCALE;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, std::clamp(quality, 1, 100), TRUE);
+    jpeg_start_compress(&info, TRUE);
+    for (int y = 0; y < m.rows; ++y) {
+        JSAMPROW row = const_cast<JSAMPROW>(m.ptr<uint8_t>(y));
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    return std::vector<uint8_t>(memory, memory + size);
+}
+
 extern "C" int aocv_encode_lossy(const aocv_mat *mat, int webp, int quality, uint8_t **bytes, size_t *length, aocv_status *status) {
     *bytes = nullptr;
     *length = 0;
     return aocv_guard<int>(status, 0, [&]() -> int {
         std::vector<uint8_t> buffer;
-        const std::vector<int> params = {webp ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 1, 100)};
-        if (!cv::imencode(webp ? ".webp" : ".jpg", mat->m, buffer, params)) throw std::runtime_error("cv::imencode failed");
+        if (webp) {
+            const std::vector<int> params = {cv::IMWRITE_WEBP_QUALITY, std::clamp(quality, 1, 100)};
+            if (!aocv_imencode(".webp", mat->m, buffer, params)) throw std::runtime_error("cv::imencode failed");
+        } else {
+            buffer = encodeJPEG(mat->m, quality);
+        }
         uint8_t *out = (uint8_t *)std::malloc(buffer.size());
         if (!out) throw std::bad_alloc();
         std::copy(buffer.begin(), buffer.end(), out);

@@ -8,10 +8,17 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 struct aocv_mat {
     cv::Mat m;
 };
+
+/// cv::imdecode and cv::imencode from OpenCV's image codecs, which are opened on first use (see
+/// aocv_codecs.cpp); they throw, with the reason, when the library cannot be opened.
+cv::Mat aocv_imdecode(const cv::Mat &buffer, int flags);
+bool aocv_imencode(const std::string &extension, const cv::Mat &image, std::vector<uchar> &out, const std::vector<int> &params);
 
 inline void aocv_fail(aocv_status *status, const char *what) {
     if (!status) return;

@@ -17,10 +17,11 @@ struct CommandLineTests {
         return Fixture.root.deletingLastPathComponent().appendingPathComponent(".build/debug/analyze")
     }
 
-    func run(_ arguments: [String]) throws -> Run {
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -129,6 +130,40 @@ struct CommandLineTests {
         let codes = try #require(json?["barcodes"] as? [[String: Any]])
         #expect(codes.map { $0["symbology"] as? String } == ["qr"])
         #expect(json?["text"] == nil)
+    }
+
+    /// OpenCV's image codecs (which load GDAL and some seventy libraries more: 80 ms at every start)
+    /// are opened only for an image that needs them: not for `--version`, nor for JPEG and PNG photos
+    /// with their annotated JPEG and PNG; a TIFF is still read. The dynamic loader says what it loads
+    /// (`LD_DEBUG=files`, written to `LD_DEBUG_OUTPUT.<pid>`).
+    @Test func imageCodecsAreLoadedOnlyForImagesThatNeedThem() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        /// What the loader loaded during one run of `arguments`.
+        func loaded(_ name: String, _ arguments: [String]) throws -> (status: Int32, libraries: String) {
+            let log = out.appendingPathComponent("ld-\(name)")
+            let result = try run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path])
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("ld-\(name).") }
+            let text = try files.map { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8) }.joined()
+            return (result.status, text)
+        }
+        let codecs = "libopencv_imgcodecs"
+        let version = try loaded("version", ["--version"])
+        #expect(version.status == 0)
+        #expect(version.libraries.contains("libopencv_core"), "LD_DEBUG had no effect")
+        #expect(!version.libraries.contains(codecs))
+
+        let photos = try loaded("photos", [Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/product-label.png"), "--barcodes",
+                                           "-o", out.appendingPathComponent("photos").path])
+        #expect(photos.status == 0)
+        #expect(!photos.libraries.contains(codecs))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("photos/gift-card.jpg").path))
+
+        let tiff = out.appendingPathComponent("page.tif")
+        try Data(MutationFuzzTests.tiff()).write(to: tiff)
+        let scan = try loaded("scan", [tiff.path, "--rects", "-o", out.appendingPathComponent("scan").path])
+        #expect(scan.status == 0)
+        #expect(scan.libraries.contains(codecs))
     }
 }
 
