@@ -64,6 +64,9 @@ public struct BarcodeRequest: ImageRequest {
     /// Scan-line spacing of ZBar in the full-resolution regions: a code small enough to need them
     /// still spans dozens of lines there.
     public static let regionDensity = 2
+    /// The symbologies read in the full-resolution regions: those made of bars (1-D and stacked codes),
+    /// which are what the region finder finds.
+    static let stripedFamilies: Set<BarcodeSymbology.Family> = [.eanUPC, .code39, .code93, .code128, .itf, .codabar, .dataBar, .pdf417]
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
         let wanted = Set(symbologies)
@@ -82,8 +85,8 @@ public struct BarcodeRequest: ImageRequest {
         // The primary reads: the whole image; or, for a large image, zxing-cpp on the 3 MP copy,
         // ZBar on the 1000-px one, and both at full resolution in the candidate regions.
         let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
-        var zxingParts: [(OpenCVMat, toImage: [Double])] = [(gray, Affine.identity)]
-        var zbarParts: [(OpenCVMat, toImage: [Double], density: Int)] = [(gray, Affine.identity, primaryDensity)]
+        var zxingParts: [(OpenCVMat, toImage: [Double], reader: ZXingReader)] = [(gray, Affine.identity, zxingReader)]
+        var zbarParts: [(OpenCVMat, toImage: [Double], density: Int, scanner: ZBarScanner?)] = [(gray, Affine.identity, primaryDensity, scanner)]
         // Whether a 1-D code may stand turned by about 45° (read by ZBar only on a turned copy): in a
         // large image, only where the region finder saw diagonal bars; elsewhere, always.
         var mayHoldDiagonalCode = true
@@ -91,23 +94,35 @@ public struct BarcodeRequest: ImageRequest {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
             mayHoldDiagonalCode = found.contains(where: \.isDiagonal)
             let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
-            var crops: [(OpenCVMat, toImage: [Double])] = []
-            for region in regions {
-                let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-                crops.append((crop, Affine.translation(x: Double(region.x), y: Double(region.y))))
-            }
-            zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale))] + crops
+            zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale), zxingReader)]
             // The 1000-px copy of a large image holds only large codes: every other line finds them.
-            zbarParts = [(small, smallToImage, Self.secondaryPassDensity)] + crops.map { ($0.0, $0.toImage, Self.regionDensity) }
+            zbarParts = [(small, smallToImage, Self.secondaryPassDensity, scanner)]
+            // The regions are where bars are (1-D and stacked codes): only those symbologies are looked
+            // for there. A 2-D code small enough to need full resolution (a QR code under about 60 px in
+            // a 12 MP photo) makes no such region anyway, and zxing-cpp's 2-D detectors on the texture
+            // such regions mostly hold cost more than all the rest of its read.
+            let striped = families.filter { Self.stripedFamilies.contains($0) }
+            let stripedZBar = zbarFamilies.filter { Self.stripedFamilies.contains($0) }
+            if !striped.isEmpty {
+                let regionReader = try engines.zxingReader(for: striped)
+                let regionScanner = stripedZBar.isEmpty ? nil : try engines.barcodeScanner(for: stripedZBar)
+                for region in regions {
+                    let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+                    let toImage = Affine.translation(x: Double(region.x), y: Double(region.y))
+                    zxingParts.append((crop, toImage, regionReader))
+                    zbarParts.append((crop, toImage, Self.regionDensity, regionScanner))
+                }
+            }
         }
         var zxing: [BarcodeReading] = []
-        for (part, toImage) in zxingParts {
-            zxing += try zxingReader.read(part).map { $0.mapped(through: toImage) }
+        for (part, toImage, reader) in zxingParts {
+            zxing += try reader.read(part).map { $0.mapped(through: toImage) }
         }
         var zbar: [BarcodeReading] = []
         if let scanner {
-            for (part, toImage, density) in zbarParts {
-                zbar += try scanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
+            for (part, toImage, density, partScanner) in zbarParts {
+                guard let partScanner else { continue }
+                zbar += try partScanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
             }
             if tryInverted {
                 zbar += try scanner.scan(try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity).map { $0.mapped(through: smallToImage) }
