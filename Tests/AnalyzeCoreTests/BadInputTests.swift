@@ -49,4 +49,23 @@ struct BadInputTests {
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(written == ["qr-hello.json", "qr-hello.png", "qr-hello.svg"])
     }
+
+    /// A JPEG counts as truncated when its last scan (FF DA) has no end-of-image marker (FF D9) after
+    /// it: every cut of a real photo is, the whole file is not, and an FF D9 before the last scan
+    /// does not count.
+    @Test func aJPEGIsTruncatedExactlyWhenItsLastScanHasNoEnd() throws {
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        #expect(!ImageHeader.isTruncatedJPEG(photo))
+        for fraction in [0.05, 0.3, 0.6, 0.9, 0.999] {
+            #expect(ImageHeader.isTruncatedJPEG(Array(photo.prefix(Int(Double(photo.count) * fraction)))), "cut at \(fraction)")
+        }
+        #expect(ImageHeader.isTruncatedJPEG(Array(photo.dropLast(2))))
+        // An end marker before a second scan that has none.
+        #expect(ImageHeader.isTruncatedJPEG(photo + [0xFF, 0xDA, 0x00, 0x01]))
+        #expect(!ImageHeader.isTruncatedJPEG(photo + [0xFF, 0xDA, 0x00, 0x01, 0xFF, 0xD9]))
+        // No scan at all; not a JPEG at all.
+        #expect(ImageHeader.isTruncatedJPEG([0xFF, 0xD8, 0xFF, 0xD9]))
+        #expect(!ImageHeader.isTruncatedJPEG([0x89, 0x50, 0x4E, 0x47]))
+        #expect(ImageHeader.isTruncatedJPEG([0xFF, 0xD8]))
+    }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// The pixel dimensions an image file's header claims, read without decoding it, so that an
 /// image claiming billions of pixels is refused before any allocation.
 ///
@@ -16,21 +19,28 @@ struct ImageHeader: Equatable {
 
     /// True for a JPEG whose last scan (SOS marker) is not followed by an end-of-image marker:
     /// a truncated file, which libjpeg would otherwise "decode" with the missing part grey.
-    static func isTruncatedJPEG(_ b: [UInt8]) -> Bool {
-        guard b.starts(with: [0xFF, 0xD8]) else { return false }
-        var lastScan = -1
-        var i = b.count - 2
-        while i >= 2 {
-            if b[i] == 0xFF && b[i + 1] == 0xDA { lastScan = i; break }
-            i -= 1
+    /// One forward pass that jumps from one 0xFF byte to the next with `memchr` (in entropy-coded
+    /// data about one byte in 256 is 0xFF), remembering the last FF DA and whether an FF D9 came
+    /// after it: scanned byte by byte, backwards and then forwards, a 4 MB photo cost about 3 ms.
+    static func isTruncatedJPEG(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return false }
+        return bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            let count = buffer.count
+            var lastScan = -1, endAfterLastScan = false
+            var start = 2
+            // Each candidate FF needs a byte after it: search [start, count - 1).
+            while start < count - 1, let hit = memchr(base + start, 0xFF, count - 1 - start) {
+                let i = base.distance(to: UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)))
+                switch base[i + 1] {
+                case 0xDA: lastScan = i; endAfterLastScan = false
+                case 0xD9: endAfterLastScan = true
+                default: break
+                }
+                start = i + 1
+            }
+            return lastScan < 0 || !endAfterLastScan
         }
-        guard lastScan >= 0 else { return true }
-        var j = lastScan + 2
-        while j + 1 < b.count {
-            if b[j] == 0xFF && b[j + 1] == 0xD9 { return false }
-            j += 1
-        }
-        return true
     }
 
     init?(parsing b: [UInt8]) {
