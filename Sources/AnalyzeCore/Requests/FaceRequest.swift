@@ -54,7 +54,7 @@ public struct FaceRequest: ImageRequest {
         if detector == .centerface {
             // CenterFace sees the image at its input's size: shrunk from the smallest halving that holds it.
             let input = FaceDetector.centerFaceInput
-            let source = try image.reduction(toFit: input.width, input.height, gray: false)
+            let source = try image.reduction(toFit: input.width, input.height)
             faces = try faceDetector.detect(in: source, reducedFrom: (image.width, image.height), minimumConfidence: threshold)
         } else {
             faces = try faceDetector.detect(in: image.pixels, minimumConfidence: threshold)

@@ -48,7 +48,7 @@ public struct TextRequest: ImageRequest {
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
             let detector = try engines.textRegionDetector(textDetector, width: image.width, height: image.height)
-            let source = try image.reduction(toFit: detector.input.width, detector.input.height, gray: false)
+            let source = try image.reduction(toFit: detector.input.width, detector.input.height)
             let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
             guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
                 return RecognizedPage(lines: [], fullText: "")
