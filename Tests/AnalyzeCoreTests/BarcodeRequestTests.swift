@@ -82,8 +82,8 @@ struct BarcodeRequestTests {
     /// A 10 MP photo (the forest wallpaper scaled to 4000×2500) with small codes pasted in: read on
     /// the 3 MP copy they are too small to decode, so they are read only in the full-resolution
     /// regions the barcode-region finder picks out.
-    func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)]) throws -> UprightImage {
-        let photo = try Wallpaper.image("Path").pixels.resized(width: 4000, height: 2500)
+    func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)], width: Int = 4000, height: Int = 2500) throws -> UprightImage {
+        let photo = try Wallpaper.image("Path").pixels.resized(width: width, height: height)
         for code in codes {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path(code.file))))
             let (pixels, _) = try OpenCVMat.decode(bytes)
@@ -123,17 +123,42 @@ struct BarcodeRequestTests {
     }
 
     @Test func readsALargeCodeTurnedBy45DegreesInALargePhoto() throws {
-        // The 45° copy runs on a large photo only where the region finder sees diagonal bars: it must
+        // The 45° pass runs on a large photo only where the region finder sees diagonal bars: it must
         // see them around a Code 128 turned by 45° (read by ZBar on the turned copy alone).
         let image = try largePhoto(with: [("barcodes/code128-rotated.png", 1400, 1200, 600)])
         let (reduced, scale) = try BarcodeRequest.reduced(image, toPixels: BarcodeRequest.largeImagePixels)
         let regions = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500)
         let around = regions.filter { $0.x < 1200 + 1400 && $0.x + $0.width > 1200 && $0.y < 600 + 1400 && $0.y + $0.height > 600 }
         #expect(!around.isEmpty && around.allSatisfy(\.isDiagonal), "\(around)")
+        // A code large enough for the 1000-px copy makes a region that is most of it: the whole copy is turned.
+        let (small, smallScale) = try BarcodeRequest.limited(reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
+        let parts = try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: regions.filter(\.isDiagonal))
+        #expect(parts.count == 1 && parts.first?.0.width == small.width && parts.first?.0.height == small.height)
 
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
         #expect(codes.map(\.payload) == ["ANALYZE-128"])
         let box = try #require(codes.first?.boundingBox)
         #expect(box.center.x > 1200 && box.center.x < 1200 + 1400 && box.center.y > 600 && box.center.y < 600 + 1400)
+    }
+
+    @Test func turnsOnlyThePartsOfTheCopyAroundSmallDiagonalRegions() throws {
+        // A small code turned by 45° (texture-sized for the 1000-px copy): its region is diagonal, and
+        // the 45° pass turns only the part of the copy around it, not the whole copy.
+        let image = try largePhoto(with: [("barcodes/code128-rotated.png", 300, 2600, 1500)])
+        let (reduced, scale) = try BarcodeRequest.reduced(image, toPixels: BarcodeRequest.largeImagePixels)
+        let diagonal = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).filter(\.isDiagonal)
+        #expect(!diagonal.isEmpty)
+        let (small, smallScale) = try BarcodeRequest.limited(reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
+        let parts = try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: diagonal)
+        #expect(!parts.isEmpty)
+        for (part, toCopy) in parts {
+            #expect(part.width * part.height * 10 < small.width * small.height)
+            // Each part lies where the pasted code is (2600-2900, 1500-1800 of the image; a quarter in the copy).
+            let (x, y) = (toCopy[2] / (scale * smallScale), toCopy[5] / (scale * smallScale))
+            #expect(x > 2300 && x < 2900 && y > 1200 && y < 1800, "part at \(x), \(y)")
+        }
+        // No diagonal region: nothing is turned; no regions computed (a small image): the whole copy.
+        #expect(try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: []).isEmpty)
+        #expect(try BarcodeRequest.turnedPassParts(of: small, scale: 1, diagonalRegions: nil).count == 1)
     }
 }

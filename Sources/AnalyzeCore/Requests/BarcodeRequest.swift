@@ -15,7 +15,8 @@
 /// can read there is large), and both read at full resolution only the regions ``BarcodeRegions``
 /// finds barcode-like (strong, parallel, alternating edges), the strongest first, over at most a
 /// quarter of the image. A code too small for the copies is read there; a photo with nothing
-/// barcode-like costs the copies alone, and the 45° copy only when a region's bars are diagonal.
+/// barcode-like costs the copies alone. The 45° pass turns only the parts of the 1000-px copy
+/// around regions whose bars are diagonal (the whole copy when they cover most of it).
 ///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
@@ -87,12 +88,12 @@ public struct BarcodeRequest: ImageRequest {
         let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
         var zxingParts: [(OpenCVMat, toImage: [Double], reader: ZXingReader)] = [(gray, Affine.identity, zxingReader)]
         var zbarParts: [(OpenCVMat, toImage: [Double], density: Int, scanner: ZBarScanner?)] = [(gray, Affine.identity, primaryDensity, scanner)]
-        // Whether a 1-D code may stand turned by about 45° (read by ZBar only on a turned copy): in a
-        // large image, only where the region finder saw diagonal bars; elsewhere, always.
-        var mayHoldDiagonalCode = true
+        // Where a 1-D code may stand turned by about 45° (read by ZBar only on a turned copy): in a
+        // large image, only where the region finder saw diagonal bars; elsewhere, anywhere.
+        var diagonalRegions: [BarcodeRegions.Region]?
         if scale < 1 {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
-            mayHoldDiagonalCode = found.contains(where: \.isDiagonal)
+            diagonalRegions = found.filter(\.isDiagonal)
             let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
             zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale), zxingReader)]
             // The 1000-px copy of a large image holds only large codes: every other line finds them.
@@ -129,15 +130,49 @@ public struct BarcodeRequest: ImageRequest {
             }
             // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
             let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
-            if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty && mayHoldDiagonalCode {
+            if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty && diagonalRegions?.isEmpty != true {
                 let linearScanner = try engines.barcodeScanner(for: linear)
-                let (rotated, inverse) = try small.rotated(byDegrees: 45, fill: 255)
-                zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
-                    .map { $0.mapped(through: Affine.compose(smallToImage, inverse)) }
+                for (part, partToSmall) in try Self.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: diagonalRegions) {
+                    let (rotated, inverse) = try part.rotated(byDegrees: 45, fill: 255)
+                    zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
+                        .map { $0.mapped(through: Affine.compose(smallToImage, Affine.compose(partToSmall, inverse))) }
+                }
             }
         }
         return BarcodeFusion.fuse(zxing: zxing, zbar: zbar, wanted: wanted)
     }
+
+    /// What the 45° pass turns: the whole extra-pass copy, or, in a large image, only its parts
+    /// around the regions whose bars are diagonal (most photos have a few such regions of texture,
+    /// and turning the whole copy for them cost 15-50 ms a photo). The parts are the regions in
+    /// the copy's pixels (`scale`: copy pixels per image pixel), each with its offset in the copy;
+    /// when they would cover more than ``maximumTurnedPartFraction`` of the copy, the whole copy.
+    static func turnedPassParts(of copy: OpenCVMat, scale: Double, diagonalRegions: [BarcodeRegions.Region]?) throws(AnalysisError) -> [(OpenCVMat, toCopy: [Double])] {
+        guard let diagonalRegions else { return [(copy, Affine.identity)] }
+        var boxes: [(x: Int, y: Int, width: Int, height: Int)] = []
+        for region in diagonalRegions {
+            let x0 = max(0, Int((Double(region.x) * scale).rounded(.down))), y0 = max(0, Int((Double(region.y) * scale).rounded(.down)))
+            let x1 = min(copy.width, Int((Double(region.x + region.width) * scale).rounded(.up)))
+            let y1 = min(copy.height, Int((Double(region.y + region.height) * scale).rounded(.up)))
+            // A part under a few pixels holds no code ZBar could read in the copy.
+            guard x1 - x0 >= minimumTurnedPartSide, y1 - y0 >= minimumTurnedPartSide else { continue }
+            boxes.append((x0, y0, x1 - x0, y1 - y0))
+        }
+        let area = boxes.reduce(0) { $0 + $1.width * $1.height }
+        if Double(area) > maximumTurnedPartFraction * Double(copy.width * copy.height) { return [(copy, Affine.identity)] }
+        var parts: [(OpenCVMat, toCopy: [Double])] = []
+        for box in boxes {
+            parts.append((try copy.cropped(x: box.x, y: box.y, width: box.width, height: box.height),
+                          Affine.translation(x: Double(box.x), y: Double(box.y))))
+        }
+        return parts
+    }
+
+    /// When the diagonal regions cover more than this fraction of the extra-pass copy, the 45° pass
+    /// turns the whole copy (one pass over it costs less than many over overlapping parts).
+    static let maximumTurnedPartFraction = 0.4
+    /// Parts of the extra-pass copy narrower than this are not turned.
+    static let minimumTurnedPartSide = 16
 
     /// The image's grayscale when it has at most `pixels` pixels, else a copy scaled to about that many
     /// (aspect kept, shrunk from the smallest halving that holds it), with the scale.
