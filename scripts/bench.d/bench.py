@@ -26,7 +26,8 @@ Measures, on every image under FOLDER (searched like analyze does: recursively, 
 
 Wall times come from a monotonic clock around the process; CPU (user + sys) and peak RSS from
 `/usr/bin/time -v`. For two concurrent processes CPU is summed and peak RSS is the sum of both peaks (what
-the machine must hold). Prints one table and writes bench-results/bench-<date>.json and bench-results/latest.md.
+the machine must hold). Prints one table and writes bench-results/bench-<date>.json and bench-results/latest.md
+(bench-results/photos-latest.md for the photo folder, `scripts/bench --photos`).
 Exit status 0 when every target passes, 1 when one fails or a run failed, 2 on a usage error.
 """
 
@@ -449,9 +450,12 @@ def main():
           f"{', load average ' + format(machine['loadavg_1min_at_start'], '.2f') + ' at start' if machine['loadavg_1min_at_start'] is not None else ''}"
           f"; `scripts/bench`, {total:.0f} s.\n\n" + render_table(rows, checks, markdown=True) + "\n"
           + render_extra(stages, accuracy, is_corpus, n, markdown=True))
-    with open(os.path.join(outdir, "latest.md"), "w", encoding="utf-8") as f:
+    # The photo folder's table has its own file, so that a photo run does not replace the corpus's.
+    photos = os.path.normpath(folder) == os.path.join(REPO, ".models", "photos")
+    latest = "photos-latest.md" if photos else "latest.md"
+    with open(os.path.join(outdir, latest), "w", encoding="utf-8") as f:
         f.write(md)
-    print(f"bench: wrote {os.path.relpath(jpath, REPO)} and bench-results/latest.md")
+    print(f"bench: wrote {os.path.relpath(jpath, REPO)} and bench-results/{latest}")
     return 1 if failed_runs or any(c["result"] == "FAIL" for c in checks) else 0
 
 
