@@ -194,7 +194,9 @@ static void ignoreJPEGMessage(j_common_ptr, int) {}
 /// coding, no restart markers), so that writing a photo's annotated JPEG does not open OpenCV's image
 /// codecs (aocv_codecs.cpp). BGR goes in as libjpeg-turbo's JCS_EXT_BGR: the same colour conversion
 /// OpenCV's BGR-to-RGB copy followed by JCS_RGB gives.
-static std::vector<uint8_t> encodeJPEG(const cv::Mat &m, int quality) {
+/// The bytes are libjpeg's own malloc'ed buffer, handed to the caller (freed with aocv_buffer_free):
+/// a photo's JPEG is not copied again.
+static void encodeJPEG(const cv::Mat &m, int quality, uint8_t **bytes, size_t *length) {
     if (m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3)) throw std::runtime_error("JPEG needs 8-bit gray or BGR");
     jpeg_compress_struct info;
     jpeg_error_mgr errors;
@@ -225,20 +227,22 @@ static std::vector<uint8_t> encodeJPEG(const cv::Mat &m, int quality) {
         jpeg_write_scanlines(&info, &row, 1);
     }
     jpeg_finish_compress(&info);
-    return std::vector<uint8_t>(memory, memory + size);
+    *bytes = memory;
+    *length = size;
+    memory = nullptr;   // now the caller's
 }
 
 extern "C" int aocv_encode_lossy(const aocv_mat *mat, int webp, int quality, uint8_t **bytes, size_t *length, aocv_status *status) {
     *bytes = nullptr;
     *length = 0;
     return aocv_guard<int>(status, 0, [&]() -> int {
-        std::vector<uint8_t> buffer;
-        if (webp) {
-            const std::vector<int> params = {cv::IMWRITE_WEBP_QUALITY, std::clamp(quality, 1, 100)};
-            if (!aocv_imencode(".webp", mat->m, buffer, params)) throw std::runtime_error("cv::imencode failed");
-        } else {
-            buffer = encodeJPEG(mat->m, quality);
+        if (!webp) {
+            encodeJPEG(mat->m, quality, bytes, length);
+            return 1;
         }
+        std::vector<uint8_t> buffer;
+        const std::vector<int> params = {cv::IMWRITE_WEBP_QUALITY, std::clamp(quality, 1, 100)};
+        if (!aocv_imencode(".webp", mat->m, buffer, params)) throw std::runtime_error("cv::imencode failed");
         uint8_t *out = (uint8_t *)std::malloc(buffer.size());
         if (!out) throw std::bad_alloc();
         std::copy(buffer.begin(), buffer.end(), out);
