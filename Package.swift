@@ -54,10 +54,14 @@ let package = Package(
             name: "AnalyzeCore",
             dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // The thin command-line front end.
+        // The thin command-line front end. Linked with tcmalloc (Debian's libtcmalloc-minimal4), which
+        // replaces malloc for the whole process: it keeps freed pages for the next image, where glibc
+        // hands every 12 MP buffer back to the kernel and takes it again zeroed, page by page (about
+        // 30,000 page faults and 60 ms of system time per photo; docs/benchmarks.md).
         .executableTarget(
             name: "analyze",
-            dependencies: ["AnalyzeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["AnalyzeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
