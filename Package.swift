@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "analyze",
             dependencies: ["AnalyzeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4")]
+            linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
