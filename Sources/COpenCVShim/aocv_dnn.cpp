@@ -145,14 +145,18 @@ int interpolation(cv::Size from, cv::Size to, int enlarge) {
     return to.width <= from.width && to.height <= from.height ? cv::INTER_AREA : enlarge;
 }
 
-Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input) {
+/// `original` is the size of the image the caller means, of which `image` may be a reduction (a
+/// power-of-two copy of a large photo, at least twice the network's input where it is read): the
+/// canvas is fitted, cropped and mapped back as for the original, only its pixels come from the copy.
+Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input, cv::Size original) {
     Prepared r;
+    const bool reduced = original != image.size();
     switch (p.resize) {
     case AOCV_DNN_LETTERBOX: {
-        aocv_letterboxed lb = aocv_letterbox(image, input, cv::Scalar::all(127));
+        aocv_letterboxed lb = aocv_letterbox(image, input, cv::Scalar::all(127), original);
         r.canvas = lb.canvas;
-        r.ax = (double)image.cols / lb.fitted.width;
-        r.ay = (double)image.rows / lb.fitted.height;
+        r.ax = (double)original.width / lb.fitted.width;
+        r.ay = (double)original.height / lb.fitted.height;
         return r;
     }
     case AOCV_DNN_CENTER_CROP: {
@@ -160,14 +164,22 @@ Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input)
         // "crop_padding": side = int(224 / (224 + 32) * min(h, w)) for a square input).
         const double fraction = p.crop_fraction > 0 ? std::min(p.crop_fraction, 1.0) : 0.875;
         const double aspect = (double)input.width / input.height;
-        const double w0 = std::min<double>(image.cols, image.rows * aspect), h0 = w0 / aspect;
-        const int cw = std::max(1, std::min(image.cols, (int)(w0 * fraction)));
-        const int ch = std::max(1, std::min(image.rows, (int)(h0 * fraction)));
-        const int x0 = (image.cols - cw + 1) / 2, y0 = (image.rows - ch + 1) / 2;
+        const double w0 = std::min<double>(original.width, original.height * aspect), h0 = w0 / aspect;
+        const int cw = std::max(1, std::min(original.width, (int)(w0 * fraction)));
+        const int ch = std::max(1, std::min(original.height, (int)(h0 * fraction)));
+        const int x0 = (original.width - cw + 1) / 2, y0 = (original.height - ch + 1) / 2;
         // Bicubic as in the reference pipeline, whether shrinking or enlarging; a crop more than 4x the
-        // input is first brought to 2x with INTER_AREA (bicubic alone would alias a large photo).
-        cv::Mat crop = image(cv::Rect(x0, y0, cw, ch));
-        if (cw > 4 * input.width && ch > 4 * input.height)
+        // input is first brought to 2x with INTER_AREA (bicubic alone would alias a large photo), and so
+        // is the crop of a reduction (chosen at least 2x the input).
+        cv::Rect region(x0, y0, cw, ch);
+        if (reduced) {
+            const double sx = (double)image.cols / original.width, sy = (double)image.rows / original.height;
+            const int rx = (int)std::lround(x0 * sx), ry = (int)std::lround(y0 * sy);
+            region = cv::Rect(rx, ry, std::max(1, std::min(image.cols - rx, (int)std::lround(cw * sx))),
+                              std::max(1, std::min(image.rows - ry, (int)std::lround(ch * sy))));
+        }
+        cv::Mat crop = image(region);
+        if (reduced ? (crop.cols > 2 * input.width && crop.rows > 2 * input.height) : (cw > 4 * input.width && ch > 4 * input.height))
             cv::resize(crop, crop, cv::Size(2 * input.width, 2 * input.height), 0, 0, cv::INTER_AREA);
         cv::resize(crop, r.canvas, input, 0, 0, cv::INTER_CUBIC);
         r.canvas = aocv_as_bgr(r.canvas);
@@ -181,8 +193,8 @@ Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input)
     default:
         cv::resize(image, r.canvas, input, 0, 0, interpolation(image.size(), input, cv::INTER_CUBIC));
         r.canvas = aocv_as_bgr(r.canvas);
-        r.ax = (double)image.cols / input.width;
-        r.ay = (double)image.rows / input.height;
+        r.ax = (double)original.width / input.width;
+        r.ay = (double)original.height / input.height;
         return r;
     }
 }
@@ -222,15 +234,15 @@ bool better(const Candidate &a, const Candidate &b) {
            std::make_tuple(b.box.y, b.box.x, b.box.width, b.box.height, b.sequence);
 }
 
-std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, double threshold, double nms) {
+std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, cv::Size original, double threshold, double nms) {
     threshold = std::max(threshold, kDetectionFloor);
     nms = std::min(std::max(nms, 0.0), 1.0);
-    const Prepared prep = prepare(image, m.params, m.input);
+    const Prepared prep = prepare(image, m.params, m.input, original);
     const std::vector<cv::Mat> outs = forward(m, prep.canvas);
     const bool darknet = m.head == Model::Head::darknet;
     // Darknet boxes are normalised to the input, YOLOv5 boxes are in input pixels.
     const double sx = darknet ? m.input.width : 1.0, sy = darknet ? m.input.height : 1.0;
-    const cv::Rect2d frame(0, 0, image.cols, image.rows);
+    const cv::Rect2d frame(0, 0, original.width, original.height);
     std::vector<Candidate> candidates;
     for (const cv::Mat &o : outs) {
         const auto [rows, cols] = rowsOf(o);
@@ -298,8 +310,8 @@ std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, double thresh
     return result;
 }
 
-std::vector<aocv_class_score> classify(Model &m, const cv::Mat &image, int k) {
-    const Prepared prep = prepare(image, m.params, m.input);
+std::vector<aocv_class_score> classify(Model &m, const cv::Mat &image, cv::Size original, int k) {
+    const Prepared prep = prepare(image, m.params, m.input, original);
     const std::vector<cv::Mat> outs = forward(m, prep.canvas);
     if (outs.size() != 1 || (int)outs[0].total() != m.classes)
         throw std::runtime_error("classifier output changed shape");
@@ -326,6 +338,14 @@ const cv::Mat &checkedImage(const aocv_mat *image) {
     if (m.empty() || m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3 && m.channels() != 4))
         throw std::runtime_error("dnn: need a non-empty 8-bit gray or BGR image");
     return m;
+}
+
+/// The size of the image the caller means: `image`'s own, or the original it is a reduction of (which
+/// must be at least as large on both sides).
+cv::Size originalSize(const cv::Mat &image, int width, int height) {
+    if (width <= 0 || height <= 0) return image.size();
+    if (width < image.cols || height < image.rows) throw std::runtime_error("dnn: the original is smaller than its reduction");
+    return cv::Size(width, height);
 }
 
 } // namespace
@@ -391,22 +411,24 @@ extern "C" aocv_dnn_kind aocv_dnn_role(const aocv_dnn_model *model) {
 
 extern "C" int aocv_dnn_class_count(const aocv_dnn_model *model) { return model->classes; }
 
-extern "C" int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, double score_threshold,
-                               double nms_threshold, aocv_detection *out, int capacity, aocv_status *status) {
+extern "C" int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, int original_width, int original_height,
+                               double score_threshold, double nms_threshold, aocv_detection *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         if (model->head == aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a classifier, not a detector");
-        const std::vector<aocv_detection> found = detect(*model, checkedImage(image), score_threshold, nms_threshold);
+        const cv::Mat &m = checkedImage(image);
+        const std::vector<aocv_detection> found = detect(*model, m, originalSize(m, original_width, original_height), score_threshold, nms_threshold);
         const int n = std::min<int>((int)found.size(), std::max(capacity, 0));
         std::copy(found.begin(), found.begin() + n, out);
         return n;
     });
 }
 
-extern "C" int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, aocv_class_score *out, int k,
-                                 aocv_status *status) {
+extern "C" int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, int original_width, int original_height,
+                                 aocv_class_score *out, int k, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         if (model->head != aocv_dnn_model::Head::scores) throw std::runtime_error("dnn: this model is a detector, not a classifier");
-        const std::vector<aocv_class_score> found = classify(*model, checkedImage(image), k);
+        const cv::Mat &m = checkedImage(image);
+        const std::vector<aocv_class_score> found = classify(*model, m, originalSize(m, original_width, original_height), k);
         std::copy(found.begin(), found.end(), out);
         return (int)found.size();
     });

@@ -17,6 +17,21 @@ struct ClassificationRequestTests {
         #expect(try labels(DebianPhoto.analyze("coffee.png", RequestSet([ClassificationRequest()]))).contains { ["espresso", "cup", "coffee mug"].contains($0) })
     }
 
+    /// A photo 8x larger is classified from its halvings (the centre crop taken in the copy at least
+    /// four times the network's input): the same best label, with about the same probability.
+    @Test func aLargePhotoIsClassifiedFromItsHalvings() throws {
+        let small = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()])).classification)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("squirrel_cls.jpg"))))
+        let (pixels, _) = try OpenCVMat.decode(bytes)
+        let large = UprightImage(pixels: try pixels.resized(width: pixels.width * 8, height: pixels.height * 8), orientation: .up)
+        let engines = WorkerEngines()
+        let source = try engines.network(.efficientNetLite0).source(in: large)
+        #expect(source.width < large.width && min(source.width, source.height) >= 4 * 224)
+        let ranked = try ClassificationRequest().perform(on: large, engines: engines).labels
+        #expect(ranked.first?.identifier == small.first?.identifier)
+        #expect(abs((ranked.first?.confidence ?? 0) - (small.first?.confidence ?? 0)) < 0.1)
+    }
+
     @Test func reportsFiveRankedProbabilities() throws {
         let ranked = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()])).classification)
         #expect(ranked.count == 5)

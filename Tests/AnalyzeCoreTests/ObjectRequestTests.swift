@@ -48,6 +48,28 @@ struct ObjectRequestTests {
         #expect(cup.map(\.identifier).contains("cup"))
     }
 
+    /// A photo 8x larger (4384×2744, as from a phone) is read through the image's halvings, not shrunk
+    /// from its 12 MP in one step: the same objects, their boxes in the large image's pixels.
+    @Test func aLargePhotoIsReadThroughItsHalvingsWithBoxesInItsOwnPixels() throws {
+        let small = try OpenCVSample.analyze("messi5.jpg", RequestSet([ObjectRequest()]))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("messi5.jpg"))))
+        let (pixels, _) = try OpenCVMat.decode(bytes)
+        let large = UprightImage(pixels: try pixels.resized(width: pixels.width * 8, height: pixels.height * 8), orientation: .up)
+        let engines = WorkerEngines()
+        let network = try engines.network(.yolov4Tiny)
+        let source = try network.source(in: large)
+        #expect(source.width < large.width && source.width >= 2 * 416)
+        let found = try ObjectRequest().perform(on: large, engines: engines)
+        let expected = try #require(small.objects)
+        #expect(found.map(\.identifier) == expected.map(\.identifier))
+        for (big, original) in zip(found, expected) {
+            let b = original.boundingBox
+            let scaled = BoundingBox(x: b.x * 8, y: b.y * 8, width: b.width * 8, height: b.height * 8)
+            #expect(big.boundingBox.intersectionOverUnion(scaled) > 0.9, "\(big.identifier): \(big.boundingBox) vs \(scaled)")
+            #expect(abs(big.confidence - original.confidence) < 0.05)
+        }
+    }
+
     @Test func findsNothingOnAPrintedPage() throws {
         #expect(try Fixture.analyze("samples/printed-page.png", RequestSet([ObjectRequest()])).objects == [])
         #expect(try Fixture.analyze("text/page.png", RequestSet([ObjectRequest()])).objects == [])

@@ -23,7 +23,8 @@ public struct ClassificationRequest: ImageRequest {
     public var models: [ModelIdentity] { model.files }
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> ImageClassification {
-        let labels = try engines.network(model).classify(image.pixels, best: maximumLabels)
+        let network = try engines.network(model)
+        let labels = try network.classify(network.source(in: image), reducedFrom: (image.width, image.height), best: maximumLabels)
         return ImageClassification(labels: labels.enumerated().filter { $0.offset == 0 || $0.element.confidence >= minimumConfidence }.map(\.element))
     }
 }

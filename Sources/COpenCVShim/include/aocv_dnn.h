@@ -111,16 +111,19 @@ int aocv_dnn_class_count(const aocv_dnn_model *model);
 /// `score_threshold` (never below 0.01, which also bounds the work at threshold 0) is kept for its best
 /// class; non-maximum suppression (cv::dnn::NMSBoxes, IoU above
 /// `nms_threshold` suppressed) runs per class. Boxes are mapped back exactly through the resize.
+/// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
+/// of which `image` is a reduction (a power-of-two copy): boxes are in the original's pixels.
 /// Returns the count written to `out` (<= capacity), by confidence desc, then class index, then box
 /// top, left; or -1 with status set (also for a classifier).
-int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, double score_threshold,
-                    double nms_threshold, aocv_detection *out, int capacity, aocv_status *status);
+int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, int original_width, int original_height,
+                    double score_threshold, double nms_threshold, aocv_detection *out, int capacity, aocv_status *status);
 
 /// Classifies an 8-bit BGR or gray image: writes the k best classes (probabilities, best first, ties by
 /// class index) and returns how many (<= k and <= the class count), or -1 with status set (also for a
-/// detector).
-int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, aocv_class_score *out, int k,
-                      aocv_status *status);
+/// detector). `original_width` × `original_height` as for aocv_dnn_detect: the centre crop is the
+/// original's, its pixels read from the reduction.
+int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, int original_width, int original_height,
+                      aocv_class_score *out, int k, aocv_status *status);
 
 #pragma clang assume_nonnull end
 
