@@ -1,65 +1,86 @@
 // Horizon detection (see aocv_detect_horizon).
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
+#include <cmath>
 #include <vector>
 
 
 
-extern "C" int aocv_detect_horizon(const aocv_mat *gray, aocv_horizon *out, aocv_status *status) {
+namespace {
+/// The long side of the copy the horizon is looked for in: a horizon is a large structure.
+constexpr double kWorkingSide = 320.0;
+}  // namespace
+
+extern "C" int aocv_detect_horizon(const aocv_mat *gray, int original_width, int original_height, aocv_horizon *out, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         const cv::Mat &source = gray->m;
         if (source.channels() != 1) throw std::runtime_error("aocv_detect_horizon needs a gray image");
-        if (source.cols < 32 || source.rows < 32) return 0;
-        // A small copy: a horizon is a large structure.
-        const double scale = 320.0 / std::max(source.cols, source.rows);
+        // `source` may be a reduction (a halving at least twice the copy) of the image meant.
+        const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : source.size();
+        if (original.width < 32 || original.height < 32) return 0;
+        const double scale = kWorkingSide / std::max(original.width, original.height);
+        const cv::Size size(std::max(16, (int)std::lround(original.width * scale)), std::max(16, (int)std::lround(original.height * scale)));
+        if (source.cols < size.width || source.rows < size.height) throw std::runtime_error("horizon: the reduction is smaller than the working copy");
         cv::Mat work;
-        cv::resize(source, work, cv::Size(std::max(16, (int)std::lround(source.cols * scale)), std::max(16, (int)std::lround(source.rows * scale))),
-                   0, 0, cv::INTER_AREA);
+        cv::resize(source, work, size, 0, 0, cv::INTER_AREA);
         cv::GaussianBlur(work, work, cv::Size(3, 3), 0);
         cv::Mat valid(work.size(), CV_8UC1, cv::Scalar(255));
         const cv::Point2f centre(work.cols / 2.0f, work.rows / 2.0f);
         const int band = std::max(3, work.rows / 25);
+        const int rows = work.rows, cols = work.cols;
         struct Best { double score = 0, angle = 0, row = 0, support = 0, contrast = 0, regions = 0; } best;
+        // Per column, sums down the rows of the turned copy's valid pixels and of their values:
+        // sum[r * cols + x] over rows 0..r-1 of column x. Integers (at most 255 × rows), so every
+        // difference below is exact, as it was from the double-precision integral images these replace.
+        std::vector<int> valueSums((size_t)(rows + 1) * cols), countSums((size_t)(rows + 1) * cols);
+        std::vector<double> steps(cols);
+        cv::Mat turned, mask;
         auto search = [&](double from, double to, double stepDegrees) {
             for (double angle = from; angle <= to + 1e-9; angle += stepDegrees) {
                 // Turn the copy so that a horizon at `angle` becomes a row.
                 const cv::Mat m = cv::getRotationMatrix2D(centre, -angle, 1.0);
-                cv::Mat turned, mask;
                 cv::warpAffine(work, turned, m, work.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
                 cv::warpAffine(valid, mask, m, work.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
-                // Per column, cumulative sums down the rows (valid pixels only).
-                cv::Mat values, counts;
-                turned.convertTo(values, CV_32F);
-                mask.convertTo(counts, CV_32F, 1.0 / 255);
-                values = values.mul(counts);
-                cv::Mat cv, cc;
-                cv::integral(values, cv, CV_64F);
-                cv::integral(counts, cc, CV_64F);
-                const int margin = std::max(band + 1, work.rows / 20);
-                for (int r = margin; r < work.rows - margin; ++r) {
+                for (int r = 0; r < rows; ++r) {
+                    const uchar *t = turned.ptr<uchar>(r), *k = mask.ptr<uchar>(r);
+                    const int *v0 = &valueSums[(size_t)r * cols], *c0 = &countSums[(size_t)r * cols];
+                    int *v1 = &valueSums[(size_t)(r + 1) * cols], *c1 = &countSums[(size_t)(r + 1) * cols];
+                    for (int x = 0; x < cols; ++x) {
+                        const int in = k[x] ? 1 : 0;  // the mask is 0 or 255 (nearest-neighbour of a constant)
+                        v1[x] = v0[x] + in * t[x];
+                        c1[x] = c0[x] + in;
+                    }
+                }
+                const int *vEnd = &valueSums[(size_t)rows * cols], *cEnd = &countSums[(size_t)rows * cols];
+                const int margin = std::max(band + 1, rows / 20);
+                for (int r = margin; r < rows - margin; ++r) {
+                    const int *vTop = &valueSums[(size_t)(r - band) * cols], *vMid = &valueSums[(size_t)r * cols], *vBottom = &valueSums[(size_t)(r + band) * cols];
+                    const int *cTop = &countSums[(size_t)(r - band) * cols], *cMid = &countSums[(size_t)r * cols], *cBottom = &countSums[(size_t)(r + band) * cols];
+                    // First every column's step across the row (a loop the compiler vectorises; columns
+                    // with too few valid pixels on either side get NaN), then the sums in column order.
+                    const double minimum = band * 0.9;
+                    for (int x = 0; x < cols; ++x) {
+                        const double na = cMid[x] - cTop[x], nb = cBottom[x] - cMid[x];
+                        const double sa = vMid[x] - vTop[x], sb = vBottom[x] - vMid[x];
+                        steps[x] = (na < minimum || nb < minimum) ? NAN : sa / na - sb / nb;
+                    }
                     int columns = 0, positive = 0, negative = 0;
                     double total = 0, above = 0, below = 0, aboveN = 0, belowN = 0;
-                    for (int x = 0; x < work.cols; ++x) {
-                        const double na = cc.at<double>(r, x + 1) - cc.at<double>(r - band, x + 1) - cc.at<double>(r, x) + cc.at<double>(r - band, x);
-                        const double nb = cc.at<double>(r + band, x + 1) - cc.at<double>(r, x + 1) - cc.at<double>(r + band, x) + cc.at<double>(r, x);
-                        if (na < band * 0.9 || nb < band * 0.9) continue;
-                        const double sa = cv.at<double>(r, x + 1) - cv.at<double>(r - band, x + 1) - cv.at<double>(r, x) + cv.at<double>(r - band, x);
-                        const double sb = cv.at<double>(r + band, x + 1) - cv.at<double>(r, x + 1) - cv.at<double>(r + band, x) + cv.at<double>(r, x);
-                        const double step = sa / na - sb / nb;
+                    for (int x = 0; x < cols; ++x) {
+                        const double step = steps[x];
+                        if (std::isnan(step)) continue;
                         columns += 1;
                         if (step >= 10) positive += 1;
                         if (step <= -10) negative += 1;
                         total += step;
                         // The whole regions above and below, for the region test.
-                        const double colAboveN = cc.at<double>(r, x + 1) - cc.at<double>(r, x);
-                        const double colBelowN = cc.at<double>(work.rows, x + 1) - cc.at<double>(r, x + 1) - cc.at<double>(work.rows, x) + cc.at<double>(r, x);
-                        above += cv.at<double>(r, x + 1) - cv.at<double>(r, x);
-                        aboveN += colAboveN;
-                        below += cv.at<double>(work.rows, x + 1) - cv.at<double>(r, x + 1) - cv.at<double>(work.rows, x) + cv.at<double>(r, x);
-                        belowN += colBelowN;
+                        above += vMid[x];
+                        aboveN += cMid[x];
+                        below += vEnd[x] - vMid[x];
+                        belowN += cEnd[x] - cMid[x];
                     }
                     // The line must cross nearly the whole width of the image.
-                    if (columns < work.cols * 0.8) continue;
+                    if (columns < cols * 0.8) continue;
                     const double support = (double)std::max(positive, negative) / columns;
                     const double contrast = std::abs(total) / columns;
                     const double regions = (aboveN > 0 && belowN > 0) ? std::abs(above / aboveN - below / belowN) : 0;
@@ -83,8 +104,8 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, aocv_horizon *out, aocv
         const double back = 1.0 / scale;
         out->x1 = 0;
         out->y1 = (py - slope * px) * back;
-        out->x2 = source.cols - 1;
-        out->y2 = out->y1 + slope * (source.cols - 1);
+        out->x2 = original.width - 1;
+        out->y2 = out->y1 + slope * (original.width - 1);
         out->angle = best.angle;
         out->confidence = std::min(1.0, best.support * std::min(1.0, best.contrast / 40.0) * std::min(1.0, best.regions / 30.0));
         return 1;
