@@ -22,6 +22,16 @@ struct BatchRunnerTests {
         #expect(outputs[0] == outputs[1])
     }
 
+    /// The test process uses glibc's malloc, so free pages are handed back between images; under
+    /// another malloc (the executable links tcmalloc) glibc's `malloc_trim` must not be called (see
+    /// ``ProcessMemory``): this checks that the test tells the two apart at all.
+    @Test func freePagesAreReleasedOnlyUnderGlibcsMalloc() {
+        #if os(Linux)
+        #expect(ProcessMemory.mallocIsGlibcs)
+        #endif
+        ProcessMemory.releaseFreePages()
+    }
+
     @Test func inputsWithTheSameStemDoNotOverwriteEachOther() throws {
         let a = try Fixture.temporaryDirectory(), b = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory()
         defer { for d in [a, b, out] { try? FileManager.default.removeItem(at: d) } }
