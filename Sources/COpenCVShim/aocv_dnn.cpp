@@ -180,7 +180,7 @@ Prepared prepare(const cv::Mat &image, const aocv_dnn_params &p, cv::Size input,
         }
         cv::Mat crop = image(region);
         if (reduced ? (crop.cols > 2 * input.width && crop.rows > 2 * input.height) : (cw > 4 * input.width && ch > 4 * input.height))
-            cv::resize(crop, crop, cv::Size(2 * input.width, 2 * input.height), 0, 0, cv::INTER_AREA);
+            aocv_resize_area(crop, crop, cv::Size(2 * input.width, 2 * input.height));
         cv::resize(crop, r.canvas, input, 0, 0, cv::INTER_CUBIC);
         r.canvas = aocv_as_bgr(r.canvas);
         r.ax = (double)cw / input.width;

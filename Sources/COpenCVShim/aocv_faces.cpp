@@ -131,7 +131,7 @@ std::vector<Face> detectHaar(aocv_face_detector &d, const cv::Mat &image, double
     cv::Mat gray;
     if (image.channels() == 1) gray = image; else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
     const double scale = std::min(1.0, 640.0 / std::max(gray.cols, gray.rows));
-    if (scale < 1.0) cv::resize(gray, gray, cv::Size(), scale, scale, cv::INTER_AREA);
+    if (scale < 1.0) aocv_resize_area(gray, gray, cv::Size(), scale, scale);
     cv::equalizeHist(gray, gray);
     const int minSide = std::max(20, (int)(0.02 * std::min(gray.cols, gray.rows)));
     std::vector<cv::Rect> boxes;

@@ -22,7 +22,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, int original_width, int
         const cv::Size size(std::max(16, (int)std::lround(original.width * scale)), std::max(16, (int)std::lround(original.height * scale)));
         if (source.cols < size.width || source.rows < size.height) throw std::runtime_error("horizon: the reduction is smaller than the working copy");
         cv::Mat work;
-        cv::resize(source, work, size, 0, 0, cv::INTER_AREA);
+        aocv_resize_area(source, work, size);
         cv::GaussianBlur(work, work, cv::Size(3, 3), 0);
         cv::Mat valid(work.size(), CV_8UC1, cv::Scalar(255));
         const cv::Point2f centre(work.cols / 2.0f, work.rows / 2.0f);

@@ -85,7 +85,17 @@ extern "C" aocv_mat *aocv_resize(const aocv_mat *mat, int width, int height, aoc
         if (width <= 0 || height <= 0) throw std::runtime_error("resize to an empty size");
         cv::Mat out;
         const bool shrink = width < mat->m.cols;
-        cv::resize(mat->m, out, cv::Size(width, height), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_CUBIC);
+        if (shrink) aocv_resize_area(mat->m, out, cv::Size(width, height));
+        else cv::resize(mat->m, out, cv::Size(width, height), 0, 0, cv::INTER_CUBIC);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_resize_opencv_area(const aocv_mat *mat, int width, int height, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0) throw std::runtime_error("resize to an empty size");
+        cv::Mat out;
+        cv::resize(mat->m, out, cv::Size(width, height), 0, 0, cv::INTER_AREA);
         return aocv_wrap(std::move(out));
     });
 }

@@ -20,6 +20,12 @@ struct aocv_mat {
 cv::Mat aocv_imdecode(const cv::Mat &buffer, int flags);
 bool aocv_imencode(const std::string &extension, const cv::Mat &image, std::vector<uchar> &out, const std::vector<int> &params);
 
+/// cv::resize(src, dst, size, fx, fy, cv::INTER_AREA), byte for byte (aocv_resize.cpp). OpenCV's box
+/// filter has a fast path only for whole-number factors; for any other shrink of an 8-bit gray or BGR
+/// image this computes the same sums in the same order in about half the time (no sum computed twice,
+/// the inner loop over independent columns). Every other case is cv::resize itself.
+void aocv_resize_area(const cv::Mat &src, cv::Mat &dst, cv::Size size, double fx = 0, double fy = 0);
+
 inline void aocv_fail(aocv_status *status, const char *what) {
     if (!status) return;
     status->ok = 0;
@@ -88,8 +94,8 @@ inline aocv_letterboxed aocv_letterbox(const cv::Mat &image, cv::Size size, cons
         throw std::runtime_error("letterbox: the reduction is smaller than the network's input");
     lb.canvas = cv::Mat(size, image.type(), pad);
     cv::Mat resized;
-    cv::resize(image, resized, lb.fitted, 0, 0,
-               lb.fitted.width <= image.cols && lb.fitted.height <= image.rows ? cv::INTER_AREA : cv::INTER_LINEAR);
+    if (lb.fitted.width <= image.cols && lb.fitted.height <= image.rows) aocv_resize_area(image, resized, lb.fitted);
+    else cv::resize(image, resized, lb.fitted, 0, 0, cv::INTER_LINEAR);
     resized.copyTo(lb.canvas(cv::Rect(cv::Point(0, 0), lb.fitted)));
     lb.canvas = aocv_as_bgr(lb.canvas);
     return lb;

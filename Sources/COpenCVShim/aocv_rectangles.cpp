@@ -83,7 +83,7 @@ Work prepare(const cv::Mat &image) {
     if (image.channels() == 1) gray = image;
     else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
     const double scale = std::min(1.0, (double)kWorkingSide / std::max(gray.cols, gray.rows));
-    if (scale < 1.0) cv::resize(gray, w.gray, cv::Size(), scale, scale, cv::INTER_AREA);
+    if (scale < 1.0) aocv_resize_area(gray, w.gray, cv::Size(), scale, scale);
     else w.gray = gray.clone();
     w.scaleX = (double)w.gray.cols / gray.cols;
     w.scaleY = (double)w.gray.rows / gray.rows;

@@ -110,6 +110,12 @@ final class OpenCVMat: @unchecked Sendable {
         try Self.make(.engineFailed) { aocv_resize(handle, Int32(width), Int32(height), $0) }
     }
 
+    /// A copy shrunk by OpenCV's own `cv::resize` with `INTER_AREA` (`aocv_resize_opencv_area`): the
+    /// reference the shim's faster box filter is checked against, byte for byte.
+    func resizedByOpenCVArea(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_resize_opencv_area(handle, Int32(width), Int32(height), $0) }
+    }
+
     /// A copy rotated counter-clockwise on a canvas that holds it all, and the affine matrix
     /// (row-major 2×3) mapping rotated coordinates back to this image (`aocv_rotate`).
     func rotated(byDegrees degrees: Double, fill: UInt8) throws(AnalysisError) -> (OpenCVMat, [Double]) {

@@ -63,6 +63,9 @@ aocv_mat *_Nullable aocv_bgr(const aocv_mat *mat, aocv_status *status);
 aocv_mat *_Nullable aocv_invert(const aocv_mat *mat, aocv_status *status);
 /// Resizes to width × height (INTER_AREA when shrinking, INTER_CUBIC when enlarging).
 aocv_mat *_Nullable aocv_resize(const aocv_mat *mat, int width, int height, aocv_status *status);
+/// cv::resize with INTER_AREA itself, never the shim's own box filter: what the tests hold aocv_resize's
+/// shrinks to, byte for byte.
+aocv_mat *_Nullable aocv_resize_opencv_area(const aocv_mat *mat, int width, int height, aocv_status *status);
 /// Rotates by `degrees` counter-clockwise about the centre onto a canvas large enough to hold
 /// the whole image (new area filled with `fill`). `inverse` receives the 2×3 affine matrix
 /// (row-major) that maps a point of the rotated image back into `mat`.
