@@ -297,8 +297,10 @@ struct SequenceTests {
         #expect(sequence.source == .stream && sequence.width == 768 && sequence.height == 576)
         #expect(sequence.framesAnalysed >= 5)
         #expect(sequence.framesDropped > 0 && sequence.framesRead >= sequence.framesAnalysed + sequence.framesDropped)
-        // Stopped by --duration, not by the stream's end.
-        #expect(elapsed < 10 && sequence.readError == nil)
+        // Stopped by --duration, not by the stream's end: the stream has 120 frames over 12 s, and 4 s of
+        // it holds about 40. (Counted in frames, not in seconds of this test's own clock: on a loaded
+        // machine the debug build's last faces and the probe can take the whole run past 10 s; once did.)
+        #expect(sequence.framesRead < 90 && sequence.readError == nil, "\(sequence.framesRead) frames read in \(elapsed) s")
         let json = try SequenceJSON(out.appendingPathComponent(source.outputName + ".json"))
         #expect(json.frames.count == sequence.framesAnalysed)
         #expect(json.frames.compactMap { $0["time"] as? Double }.allSatisfy { $0 <= 4.5 })
