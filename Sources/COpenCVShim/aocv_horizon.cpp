@@ -1,24 +1,20 @@
 // Horizon detection (see aocv_detect_horizon).
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
-#include <cmath>
 #include <vector>
 
 
 
-namespace {
-/// The long side of the copy the horizon is looked for in: a horizon is a large structure.
-constexpr double kWorkingSide = 320.0;
-}  // namespace
-
-extern "C" int aocv_detect_horizon(const aocv_mat *gray, int original_width, int original_height, aocv_horizon *out, aocv_status *status) {
+extern "C" int aocv_detect_horizon(const aocv_mat *gray, int working_side, int original_width, int original_height, aocv_horizon *out,
+                                   aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         const cv::Mat &source = gray->m;
         if (source.channels() != 1) throw std::runtime_error("aocv_detect_horizon needs a gray image");
         // `source` may be a reduction (a halving at least twice the copy) of the image meant.
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : source.size();
+        if (working_side < 32) throw std::runtime_error("horizon: the working copy must be at least 32 px");
         if (original.width < 32 || original.height < 32) return 0;
-        const double scale = kWorkingSide / std::max(original.width, original.height);
+        const double scale = (double)working_side / std::max(original.width, original.height);
         const cv::Size size(std::max(16, (int)std::lround(original.width * scale)), std::max(16, (int)std::lround(original.height * scale)));
         if (source.cols < size.width || source.rows < size.height) throw std::runtime_error("horizon: the reduction is smaller than the working copy");
         cv::Mat work;
@@ -33,7 +29,6 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, int original_width, int
         // sum[r * cols + x] over rows 0..r-1 of column x. Integers (at most 255 × rows), so every
         // difference below is exact, as it was from the double-precision integral images these replace.
         std::vector<int> valueSums((size_t)(rows + 1) * cols), countSums((size_t)(rows + 1) * cols);
-        std::vector<double> steps(cols);
         cv::Mat turned, mask;
         auto search = [&](double from, double to, double stepDegrees) {
             for (double angle = from; angle <= to + 1e-9; angle += stepDegrees) {
@@ -56,19 +51,14 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, int original_width, int
                 for (int r = margin; r < rows - margin; ++r) {
                     const int *vTop = &valueSums[(size_t)(r - band) * cols], *vMid = &valueSums[(size_t)r * cols], *vBottom = &valueSums[(size_t)(r + band) * cols];
                     const int *cTop = &countSums[(size_t)(r - band) * cols], *cMid = &countSums[(size_t)r * cols], *cBottom = &countSums[(size_t)(r + band) * cols];
-                    // First every column's step across the row (a loop the compiler vectorises; columns
-                    // with too few valid pixels on either side get NaN), then the sums in column order.
                     const double minimum = band * 0.9;
-                    for (int x = 0; x < cols; ++x) {
-                        const double na = cMid[x] - cTop[x], nb = cBottom[x] - cMid[x];
-                        const double sa = vMid[x] - vTop[x], sb = vBottom[x] - vMid[x];
-                        steps[x] = (na < minimum || nb < minimum) ? NAN : sa / na - sb / nb;
-                    }
                     int columns = 0, positive = 0, negative = 0;
                     double total = 0, above = 0, below = 0, aboveN = 0, belowN = 0;
                     for (int x = 0; x < cols; ++x) {
-                        const double step = steps[x];
-                        if (std::isnan(step)) continue;
+                        const double na = cMid[x] - cTop[x], nb = cBottom[x] - cMid[x];
+                        if (na < minimum || nb < minimum) continue;
+                        const double sa = vMid[x] - vTop[x], sb = vBottom[x] - vMid[x];
+                        const double step = sa / na - sb / nb;
                         columns += 1;
                         if (step >= 10) positive += 1;
                         if (step <= -10) negative += 1;

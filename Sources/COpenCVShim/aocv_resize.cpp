@@ -32,41 +32,31 @@ std::vector<std::vector<Tap>> areaTaps(int ssize, int dsize, int cn, double scal
     return taps;
 }
 
-/// The horizontal pass over one source row: for every destination column, 0 + S[a]·α_a + S[b]·α_b + …
-/// in OpenCV's order, summed in registers. Each column's taps are stored together (`terms` per column),
-/// padded with weight-0 terms (adding S·0 = +0 to a sum of non-negative terms leaves it unchanged), so
+/// `lanes` destination columns from their taps (`terms` each, stored together): 0 + S[a]·α_a + S[b]·α_b + …
+/// in OpenCV's order, summed in registers. Several columns at a time give independent chains of
+/// additions, which keep the adder busy (one column's sum is a chain, each addition waiting for the last).
+template <int cn, int lanes>
+void sumColumns(const uchar *row, const int *ix, const float *w, int terms, float *out) {
+    float acc[lanes][cn] = {};
+    for (int t = 0; t < terms; ++t) {
+        for (int j = 0; j < lanes; ++j) {
+            const uchar *s = row + ix[j * terms + t];
+            const float a = w[j * terms + t];
+            for (int c = 0; c < cn; ++c) acc[j][c] = acc[j][c] + s[c] * a;
+        }
+    }
+    for (int j = 0; j < lanes; ++j)
+        for (int c = 0; c < cn; ++c) out[j * cn + c] = acc[j][c];
+}
+
+/// The horizontal pass over one source row, four columns at a time. Every column's taps are padded to
+/// `terms` with weight-0 terms (adding S·0 = +0 to a sum of non-negative terms leaves it unchanged), so
 /// every column runs the same short loop.
 template <int cn>
 void horizontal(const uchar *row, const std::vector<int> &index, const std::vector<float> &weight, int terms, int columns, float *out) {
-    // Four columns at a time: four independent chains of additions keep the adder busy (one column's
-    // sum is a chain, each addition waiting for the one before).
-    constexpr int lanes = 4;
     int dx = 0;
-    for (; dx + lanes <= columns; dx += lanes) {
-        const int *ix = &index[(size_t)dx * terms];
-        const float *w = &weight[(size_t)dx * terms];
-        float acc[lanes][cn] = {};
-        for (int t = 0; t < terms; ++t) {
-            for (int j = 0; j < lanes; ++j) {
-                const uchar *s = row + ix[j * terms + t];
-                const float a = w[j * terms + t];
-                for (int c = 0; c < cn; ++c) acc[j][c] = acc[j][c] + s[c] * a;
-            }
-        }
-        for (int j = 0; j < lanes; ++j)
-            for (int c = 0; c < cn; ++c) out[(dx + j) * cn + c] = acc[j][c];
-    }
-    for (; dx < columns; ++dx) {
-        const int *ix = &index[(size_t)dx * terms];
-        const float *w = &weight[(size_t)dx * terms];
-        float acc[cn] = {};
-        for (int t = 0; t < terms; ++t) {
-            const uchar *s = row + ix[t];
-            const float a = w[t];
-            for (int c = 0; c < cn; ++c) acc[c] = acc[c] + s[c] * a;
-        }
-        for (int c = 0; c < cn; ++c) out[dx * cn + c] = acc[c];
-    }
+    for (; dx + 4 <= columns; dx += 4) sumColumns<cn, 4>(row, &index[(size_t)dx * terms], &weight[(size_t)dx * terms], terms, out + dx * cn);
+    for (; dx < columns; ++dx) sumColumns<cn, 1>(row, &index[(size_t)dx * terms], &weight[(size_t)dx * terms], terms, out + dx * cn);
 }
 
 }  // namespace

@@ -100,12 +100,12 @@ public final class UprightImage {
     /// copy is as sharp as one shrunk from the image itself (from a halving just over the size, the
     /// text detector lost half of a line of 20-px capitals in a 12 MP photo); the image itself when
     /// it is under four times the size.
-    /// (Colour: the networks that letterbox a copy read BGR.)
-    func reduction(toFit width: Int, _ height: Int) throws(AnalysisError) -> OpenCVMat {
+    /// `gray` picks the grayscale's pyramid (the networks that letterbox a copy read BGR).
+    func reduction(toFit width: Int, _ height: Int, gray wantsGray: Bool = false) throws(AnalysisError) -> OpenCVMat {
         let scale = min(Double(width) / Double(self.width), Double(height) / Double(self.height))
-        guard scale < 0.25 else { return pixels }
+        guard scale < 0.25 else { return wantsGray ? try gray() : pixels }
         return try reduction(toAtLeast: Int((Double(self.width) * scale * 2).rounded(.up)), Int((Double(self.height) * scale * 2).rounded(.up)),
-                             gray: false)
+                             gray: wantsGray)
     }
 
     /// Whether the image has colour: a BGR image whose channels differ by more than 12 levels on at

@@ -10,18 +10,15 @@ public struct HorizonRequest: ImageRequest {
 
     public init() {}
 
-    /// The long side of the copy the horizon is looked for in (the shim's `kWorkingSide`).
+    /// The long side of the copy the horizon is looked for in: a horizon is a large structure.
     static let workingSide = 320
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> HorizonResult {
-        // The copy it looks in is 320 px on its long side: made from the smallest of the grayscale's
-        // halvings at least twice that (shrinking a 12 MP photo in one step cost about 35 ms).
-        let side = Double(HorizonRequest.workingSide), long = Double(max(image.width, image.height))
-        let gray = try image.reduction(toAtLeast: Int((2 * side * Double(image.width) / long).rounded(.up)),
-                                       Int((2 * side * Double(image.height) / long).rounded(.up)), gray: true)
+        // The copy it looks in is shrunk from the grayscale's halvings (a 12 MP photo in one step cost about 35 ms).
+        let gray = try image.reduction(toFit: Self.workingSide, Self.workingSide, gray: true)
         var found = aocv_horizon()
         var status = aocv_status()
-        let result = aocv_detect_horizon(gray.handle, Int32(image.width), Int32(image.height), &found, &status)
+        let result = aocv_detect_horizon(gray.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
         guard result >= 0 else { throw AnalysisError(.engineFailed, "horizon: " + OpenCVMat.message(of: &status)) }
         guard result == 1 else { return HorizonResult(horizon: nil) }
         return HorizonResult(horizon: HorizonObservation(angle: found.angle, start: PixelPoint(x: found.x1, y: found.y1),

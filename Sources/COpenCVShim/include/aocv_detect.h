@@ -20,8 +20,8 @@ typedef struct aocv_horizon {
 } aocv_horizon;
 
 /// Looks for a horizon (like VNDetectHorizonRequest): a straight step edge between two regions
-/// that runs across (nearly) the whole width of the image, within 35° of level. On a copy 320 px on
-/// its long side, lightly blurred: for every angle from -35° to 35° by 1°, then ±1° around the best
+/// that runs across (nearly) the whole width of the image, within 35° of level. On a copy `working_side`
+/// px on its long side, lightly blurred: for every angle from -35° to 35° by 1°, then ±1° around the best
 /// by 0.1°, the copy is turned so that a line at that angle is a row, and every row is scored by how
 /// many columns step from one side to the other by 10 levels or more (one polarity), by the mean
 /// step, and by how much the whole regions above and below differ. Text lines, table rules and the
@@ -31,7 +31,8 @@ typedef struct aocv_horizon {
 /// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
 /// of which `gray` may be a reduction at least twice the copy (a halving of a large photo); the line
 /// is in the original's pixels.
-int aocv_detect_horizon(const aocv_mat *gray, int original_width, int original_height, aocv_horizon *out, aocv_status *status);
+int aocv_detect_horizon(const aocv_mat *gray, int working_side, int original_width, int original_height, aocv_horizon *out,
+                        aocv_status *status);
 
 /// Rotates by `degrees` (counter-clockwise) about the centre keeping the size, filling the
 /// corners by reflecting the image (no straight border edges): for tests of rotation-aware detectors.
