@@ -161,4 +161,41 @@ struct BarcodeRequestTests {
         #expect(try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: []).isEmpty)
         #expect(try BarcodeRequest.turnedPassParts(of: small, scale: 1, diagonalRegions: nil).count == 1)
     }
+
+    /// An SQ code drawn cell by cell as ZBar's reader (`zbar/sqcode.c`) follows it: a border of dots
+    /// every other cell along the top and left, a 2×2 corner (black top-left and bottom-right cells)
+    /// at the top-right and bottom-left, dots on odd cells down the right and along the bottom, and
+    /// an 8×8 grid of data bits (MSB first, row by row) three cells in. 14 cells of 12 px, a white margin.
+    static func sqCode(bytes: [UInt8]) -> [UInt8] {
+        let n = 14, cell = 12, margin = 24, side = n * cell + 2 * margin
+        var black = Set<[Int]>()
+        for i in stride(from: 0, through: 10, by: 2) { black.insert([i, 0]); black.insert([0, i]) }
+        for c in [[12, 0], [13, 1], [0, 12], [1, 13]] { black.insert(c) }
+        for i in stride(from: 3, through: 13, by: 2) { black.insert([13, i]) }
+        for i in stride(from: 3, through: 11, by: 2) { black.insert([i, 13]) }
+        for bit in 0 ..< 64 where bytes[bit / 8] & (0x80 >> UInt8(bit % 8)) != 0 { black.insert([3 + bit % 8, 3 + bit / 8]) }
+        var pgm = Array("P5\n\(side) \(side)\n255\n".utf8)
+        for y in 0 ..< side {
+            for x in 0 ..< side {
+                let (cx, cy) = ((x - margin) / cell, (y - margin) / cell)
+                let inside = x >= margin && y >= margin && cx < n && cy < n
+                pgm.append(inside && black.contains([cx, cy]) ? 0 : 255)
+            }
+        }
+        return pgm
+    }
+
+    @Test func readsAnSQCodeWithoutScanLinesAsWithThem() throws {
+        // ZBar reads SQ codes from the whole image, not from scan lines: a scanner for SQ codes alone
+        // scans no lines (the 1000-px copy of a large photo) and must read what a full scan reads.
+        let data: [UInt8] = [0x41, 0x6E, 0x61, 0x6C, 0x79, 0x7A, 0x65, 0x21]
+        let gray = try OpenCVMat.decode(Self.sqCode(bytes: data)).0.bgr().gray()
+        let expected = Array(Data(data).base64EncodedString().utf8)
+        for density in [1, 2] {
+            let alone = try ZBarScanner(families: [.sqCode]).scan(gray, pass: .primary, density: density)
+            #expect(alone.map(\.symbology) == [.sqCode] && alone.map(\.bytes) == [expected])
+        }
+        let withLines = try ZBarScanner(families: BarcodeSymbology.Family.allCases).scan(gray, pass: .primary, density: 1)
+        #expect(withLines.filter { $0.symbology == .sqCode }.map(\.bytes) == [expected])
+    }
 }

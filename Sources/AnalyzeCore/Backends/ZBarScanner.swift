@@ -36,13 +36,22 @@ final class ZBarScanner {
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_SQCODE, ZBAR_CFG_BINARY, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Int32(density))
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(density))
+        let lines = readsOnlyWholeImageCodes ? 0 : Int32(density)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines)
         return scanner
     }
 
+    /// Whether every requested symbology is one ZBar reads from the whole image rather than from
+    /// scan lines: its SQ code reader (`_zbar_sq_decode`) follows the code's border of dots from the
+    /// image's first dark pixel, and the scan lines feed only the 1-D decoders and the QR finder.
+    /// A scanner for SQ codes alone then scans no lines (density 0): the same readings, without
+    /// the line scan that cost 12-20 ms on a photo's 1000-px copy.
+    private var readsOnlyWholeImageCodes: Bool { families.allSatisfy { $0 == .sqCode } }
+
     /// Scans an 8-bit gray matrix (`zbar_scan_image` on a Y800 image) and returns its symbols.
-    /// `density` is ZBar's scan-line spacing (1 = every row and column, 2 = every other one).
+    /// `density` is ZBar's scan-line spacing (1 = every row and column, 2 = every other one); a
+    /// scanner for SQ codes alone scans no lines whatever it is.
     func scan(_ gray: OpenCVMat, pass: BarcodeReading.Pass, density: Int = 1) throws(AnalysisError) -> [BarcodeReading] {
         guard gray.channels == 1 else { throw AnalysisError(.engineFailed, "ZBar needs a gray image") }
         let scanner = try makeScanner(density: density)
