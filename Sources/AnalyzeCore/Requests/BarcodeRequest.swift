@@ -103,7 +103,8 @@ public struct BarcodeRequest: ImageRequest {
             // does not read (SQ codes): for the others it found nothing zxing-cpp on the 3 MP copy
             // (which tries inverted too) and the regions did not (`evaluate-barcodes --in-photo`: the
             // same readings with and without it on 1,101 suite images pasted into 12 MP photos at
-            // 300, 400 and 1600 px), and it cost 25-60 ms a photo.
+            // 300, 400 and 1600 px), and it cost 25-60 ms a photo. (The SQ passes scan no lines: see
+            // `ZBarScanner`.)
             let zbarOnly = zbarFamilies.filter { ZXingReader.formats(for: [$0]).isEmpty }
             let zbarOnlyScanner = zbarOnly.isEmpty ? nil : try engines.barcodeScanner(for: zbarOnly)
             zbarParts = zbarOnlyScanner.map { [(small, smallToImage, Self.secondaryPassDensity, $0)] } ?? []
