@@ -42,9 +42,12 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]
         ),
+        // Tesseract's C API (libtesseract-dev's header), forwarded to libtesseract.so.5, which is opened
+        // with dlopen on first use rather than linked: it loads some forty libraries (curl, NSS, GnuTLS,
+        // Kerberos, LDAP…) that would slow every start, `--version` included.
+        .target(name: "CTesseract"),
         // System libraries with C APIs, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // zxing-cpp 3.1.1's C API, a static library built from its PyPI sdist by scripts/fetch-zxing.

@@ -136,16 +136,43 @@ struct CommandLineTests {
     /// are opened only for an image that needs them: not for `--version`, nor for JPEG and PNG photos
     /// with their annotated JPEG and PNG; a TIFF is still read. The dynamic loader says what it loads
     /// (`LD_DEBUG=files`, written to `LD_DEBUG_OUTPUT.<pid>`).
+    /// What the dynamic loader loaded during one run of `arguments` (its `LD_DEBUG=files` log, written
+    /// into `out` under `name`).
+    func librariesLoaded(_ name: String, _ arguments: [String], logsIn out: URL) throws -> (status: Int32, libraries: String) {
+        let log = out.appendingPathComponent("ld-\(name)")
+        let result = try run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path])
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("ld-\(name).") }
+        let text = try files.map { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8) }.joined()
+        return (result.status, text)
+    }
+
+    @Test func tesseractIsLoadedOnlyWhenTextIsRequested() throws {
+        // libtesseract brings some forty libraries (curl, NSS, GnuTLS, Kerberos…) that slowed every start.
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let tesseract = "libtesseract.so", curl = "libcurl"
+        let version = try librariesLoaded("version", ["--version"], logsIn: out)
+        #expect(version.status == 0)
+        #expect(version.libraries.contains("libopencv_core"), "LD_DEBUG had no effect")
+        #expect(!version.libraries.contains(tesseract) && !version.libraries.contains(curl))
+
+        let page = Fixture.path("samples/printed-page.png")
+        let rects = try librariesLoaded("rects", [page, "--rects", "--barcodes", "-o", out.appendingPathComponent("rects").path], logsIn: out)
+        #expect(rects.status == 0)
+        #expect(!rects.libraries.contains(tesseract))
+
+        let text = try librariesLoaded("text", [page, "--text", "-o", out.appendingPathComponent("text").path], logsIn: out)
+        #expect(text.status == 0)
+        #expect(text.libraries.contains(tesseract))
+        let json = try String(contentsOf: out.appendingPathComponent("text/printed-page.json"), encoding: .utf8)
+        #expect(json.contains("Quarterly Maintenance Notice"))
+    }
+
     @Test func imageCodecsAreLoadedOnlyForImagesThatNeedThem() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        /// What the loader loaded during one run of `arguments`.
         func loaded(_ name: String, _ arguments: [String]) throws -> (status: Int32, libraries: String) {
-            let log = out.appendingPathComponent("ld-\(name)")
-            let result = try run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path])
-            let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("ld-\(name).") }
-            let text = try files.map { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8) }.joined()
-            return (result.status, text)
+            try librariesLoaded(name, arguments, logsIn: out)
         }
         let codecs = "libopencv_imgcodecs"
         let version = try loaded("version", ["--version"])

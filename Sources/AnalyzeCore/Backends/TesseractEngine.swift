@@ -1,7 +1,8 @@
 import Foundation
 internal import CTesseract
 
-/// Owns one Tesseract engine (`TessBaseAPICreate` + `TessBaseAPIInit3`) for a language set.
+/// Owns one Tesseract engine (`TessBaseAPICreate` + `TessBaseAPIInit3`) for a language set. The library
+/// itself is opened on first use (CTesseract's loader), so runs without text never load it.
 ///
 /// Initialisation costs tens of milliseconds and the engine is not thread-safe, so each worker
 /// thread creates one, once, and reuses it for every image it processes.
@@ -14,6 +15,7 @@ final class TesseractEngine {
         // std::string): concurrent initialisation corrupts the heap, so it is serialised.
         Self.initialisation.lock()
         defer { Self.initialisation.unlock() }
+        if let reason = atess_load_error() { throw AnalysisError(.engineUnavailable, String(cString: reason)) }
         _ = Self.processSettings
         guard let api = TessBaseAPICreate() else { throw AnalysisError(.engineUnavailable, "TessBaseAPICreate failed") }
         // Tesseract's debug printing goes nowhere; errors still surface through return codes.
