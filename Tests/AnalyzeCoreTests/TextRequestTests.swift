@@ -204,3 +204,37 @@ struct TextGateTests {
         #expect(try gated.perform(on: rgbPage, engines: WorkerEngines()) == TextRequest().perform(on: rgbPage, engines: WorkerEngines()))
     }
 }
+
+/// `--text-gate`: which detector a text request gets, decided when a run performs it.
+@Suite("Text gate setting")
+struct TextGateSettingTests {
+    func planned(_ request: TextRequest, models: ModelLocator) throws -> TextRequest? {
+        try RequestPlan(configured: RequestSet([request]), asked: [.text]).resolve(models: models).requests.requests.first as? TextRequest
+    }
+
+    @Test func autoUsesTheDetectorWhereItsFilesAreAndReadsWholeWhereTheyAreNot() throws {
+        let auto = TextRequest(textDetector: TextGate.auto.detector.models, detectorIsOptional: TextGate.auto.detector.isOptional)
+        // Where the files are (scripts/fetch-models, which scripts/test runs): the detector.
+        #expect(try planned(auto, models: .standard)?.textDetector == TextRequest.ppocrDetector)
+        // Where they are not, or one has other contents: text still runs, every image read whole.
+        #expect(try planned(auto, models: ModelLocator(directories: ["/nonexistent"])).map { $0.textDetector == nil } == true)
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for model in TextRequest.ppocrDetector.all {
+            try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
+        }
+        #expect(try planned(auto, models: ModelLocator(directories: [folder.path]))?.textDetector == TextRequest.ppocrDetector)
+        try Data("not a network".utf8).write(to: folder.appendingPathComponent(TextRequest.ppocrDetector.portrait.name))
+        #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
+
+        // --text-gate on: the files must be there; off: no detector.
+        let on = TextRequest(textDetector: TextGate.on.detector.models, detectorIsOptional: TextGate.on.detector.isOptional)
+        #expect(throws: AnalysisError.self) { _ = try planned(on, models: ModelLocator(directories: [folder.path])) }
+        #expect(TextGate.off.detector.models == nil)
+
+        // The setting is not part of the request's encoding (the options hash --resume compares): only
+        // the detector it resolved to is.
+        let encoded = String(decoding: try JSONEncoder().encode(try #require(try planned(auto, models: .standard))), as: UTF8.self)
+        #expect(!encoded.contains("Optional") && encoded.contains("ppocr-det"))
+    }
+}

@@ -26,7 +26,7 @@ public struct RequestPlan: Sendable {
         var requests = RequestSet()
         var notes: [String] = []
         for entry in RequestRegistry.entries where explicit.isEmpty || explicit.contains(entry.kind) {
-            let request = configured[entry.kind] ?? entry.makeDefault()
+            let request = (configured[entry.kind] ?? entry.makeDefault()).resolvingOptionalModels(with: models)
             do {
                 for model in request.models { _ = try models.path(of: model) }
             } catch {

@@ -19,6 +19,12 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
     /// The models this request loads, by identity; the worker's engines find the files.
     var models: [ModelIdentity] { get }
 
+    /// The request as it runs with the model files there are: a request whose models only save time
+    /// (the text request's detector under `--text-gate auto`) drops them when they are missing.
+    /// ``RequestPlan`` calls it for the requests a run performs only, so a run that does not perform
+    /// a request never checks its files. Default: the request itself.
+    func resolvingOptionalModels(with models: ModelLocator) -> Self
+
     /// Runs the request on one upright image.
     func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> Result
 }
@@ -26,6 +32,7 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
 extension ImageRequest {
     public static var kindAliases: [String] { [] }
     public var models: [ModelIdentity] { [] }
+    public func resolvingOptionalModels(with models: ModelLocator) -> Self { self }
 
     /// The kind of this request value.
     public var kind: ObservationKind { Self.kind }

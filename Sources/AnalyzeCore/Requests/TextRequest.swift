@@ -18,6 +18,10 @@ public struct TextRequest: ImageRequest {
     /// any text to read: where it finds none, Tesseract is not run (on a photo without text its
     /// layout analysis alone costs seconds). nil: every image is read whole.
     public var textDetector: TextDetectorModels?
+    /// Whether the request runs without ``textDetector`` when its files are missing or damaged
+    /// (`--text-gate auto`): ``resolvingOptionalModels(with:)`` decides, for a run that performs the
+    /// request. Not part of the options hash: after resolution only ``textDetector`` matters.
+    public var detectorIsOptional = false
 
     /// PP-OCRv4's DB detector (``TextDetectorModels/ppocrV4``).
     public static let ppocrDetector = TextDetectorModels.ppocrV4
@@ -29,13 +33,28 @@ public struct TextRequest: ImageRequest {
 
     public var models: [ModelIdentity] { textDetector?.all ?? [] }
 
+    /// Without the detector when it is optional and its files are not all there (each checked by its
+    /// SHA-256, as when it loads); as it is otherwise.
+    public func resolvingOptionalModels(with models: ModelLocator) -> TextRequest {
+        guard detectorIsOptional, let textDetector else { return self }
+        var resolved = self
+        resolved.detectorIsOptional = false
+        if !textDetector.all.allSatisfy(models.contains) { resolved.textDetector = nil }
+        return resolved
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case languages, characterBoxes, minimumConfidence, detectsPageRotation, textDetector
+    }
+
     public init() { self.init(languages: "eng") }
 
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: TextDetectorModels? = nil) {
+                textDetector: TextDetectorModels? = nil, detectorIsOptional: Bool = false) {
         self.languages = languages
         self.detectsPageRotation = detectsPageRotation
         self.textDetector = textDetector
+        self.detectorIsOptional = detectorIsOptional
         self.characterBoxes = characterBoxes
         self.minimumConfidence = minimumConfidence
     }
@@ -152,12 +171,14 @@ public enum TextGate: String, Sendable, CaseIterable {
     /// No detector: every image is read whole.
     case off
 
-    /// The detector a text request uses under this setting.
-    public func detector(models: ModelLocator) -> TextDetectorModels? {
+    /// A text request's detector under this setting, and whether the request may run without it (auto:
+    /// decided by ``TextRequest/resolvingOptionalModels(with:)`` when a run performs the request, so a
+    /// run without text never reads the detector's files).
+    public var detector: (models: TextDetectorModels?, isOptional: Bool) {
         switch self {
-        case .auto: TextRequest.ppocrDetector.all.allSatisfy(models.contains) ? TextRequest.ppocrDetector : nil
-        case .on: TextRequest.ppocrDetector
-        case .off: nil
+        case .auto: (TextRequest.ppocrDetector, true)
+        case .on: (TextRequest.ppocrDetector, false)
+        case .off: (nil, false)
         }
     }
 }
