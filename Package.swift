@@ -45,11 +45,15 @@ let package = Package(
         // Tesseract's C API (libtesseract-dev's header), forwarded to libtesseract.so.5, which is opened
         // with dlopen on first use rather than linked: it loads some forty libraries (curl, NSS, GnuTLS,
         // Kerberos, LDAP…) that would slow every start, `--version` included.
-        .target(name: "CTesseract"),
+        .target(name: "CTesseract", dependencies: ["CLibraryLoader"]),
+        // libheif's C API, forwarded the same way to libheif.so.1 (its codecs' libraries and start-up code
+        // would otherwise load on every start).
+        .target(name: "CHeif", dependencies: ["CLibraryLoader"]),
+        // Opens such a library once, on first use, and looks up its functions (used by the two above).
+        .target(name: "CLibraryLoader"),
         // System libraries with C APIs, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // zxing-cpp 3.1.1's C API, a static library built from its PyPI sdist by scripts/fetch-zxing.
         .systemLibrary(name: "CZXing", pkgConfig: "zxing"),
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
@@ -68,7 +72,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
-            dependencies: ["AnalyzeCore", "CHeif"]
+            dependencies: ["AnalyzeCore", "CHeif"],
+            // The HEIF tests write their photos with libheif's encoder, which CHeif does not forward.
+            linkerSettings: [.linkedLibrary("heif")]
         ),
     ],
     swiftLanguageModes: [.v6],

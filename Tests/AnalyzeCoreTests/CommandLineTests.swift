@@ -1,3 +1,4 @@
+import CHeif
 import Foundation
 import Testing
 @testable import AnalyzeCore
@@ -146,20 +147,27 @@ struct CommandLineTests {
         return (result.status, text)
     }
 
-    @Test func tesseractIsLoadedOnlyWhenTextIsRequested() throws {
-        // libtesseract brings some forty libraries (curl, NSS, GnuTLS, Kerberos…) that slowed every start.
+    @Test func tesseractAndLibheifAreLoadedOnlyWhenNeeded() throws {
+        // libtesseract brings some forty libraries (curl, NSS, GnuTLS, Kerberos…), libheif its codecs
+        // (libde265, x265, aom, dav1d): they slowed every start.
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let tesseract = "libtesseract.so", curl = "libcurl"
+        let tesseract = "libtesseract.so", curl = "libcurl", heif = "libheif.so", de265 = "libde265"
         let version = try librariesLoaded("version", ["--version"], logsIn: out)
         #expect(version.status == 0)
         #expect(version.libraries.contains("libopencv_core"), "LD_DEBUG had no effect")
-        #expect(!version.libraries.contains(tesseract) && !version.libraries.contains(curl))
+        for library in [tesseract, curl, heif, de265] { #expect(!version.libraries.contains(library), "\(library)") }
 
         let page = Fixture.path("samples/printed-page.png")
         let rects = try librariesLoaded("rects", [page, "--rects", "--barcodes", "-o", out.appendingPathComponent("rects").path], logsIn: out)
         #expect(rects.status == 0)
-        #expect(!rects.libraries.contains(tesseract))
+        #expect(!rects.libraries.contains(tesseract) && !rects.libraries.contains(heif))
+
+        let photo = out.appendingPathComponent("IMG_0001.HEIC")
+        try Data(try HEIFTests.heic(try HEIFTests.upright(), orientation: heif_orientation_normal)).write(to: photo)
+        let heic = try librariesLoaded("heic", [photo.path, "--rects", "-o", out.appendingPathComponent("heic").path], logsIn: out)
+        #expect(heic.status == 0)
+        #expect(heic.libraries.contains(heif) && !heic.libraries.contains(tesseract))
 
         let text = try librariesLoaded("text", [page, "--text", "-o", out.appendingPathComponent("text").path], logsIn: out)
         #expect(text.status == 0)

@@ -19,6 +19,8 @@ enum HEIFDecoder {
     }
 
     static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
+        // libheif is opened on the first HEIF file (CHeif's loader), not at start-up.
+        if let reason = aheif_load_error() { throw AnalysisError(.engineUnavailable, String(cString: reason)) }
         guard let context = heif_context_alloc() else { throw AnalysisError(.engineFailed, "heif_context_alloc failed") }
         defer { heif_context_free(context) }
         let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
