@@ -6,7 +6,7 @@ import Testing
 /// copy) must give exactly OpenCV's `INTER_AREA` pixels: the requests' results were measured with those.
 @Suite("Shrinking images")
 struct ResizeTests {
-    /// Every byte of two images of the same size and type.
+    /// An image's pixel bytes, row by row (without the rows' padding).
     func bytes(_ mat: OpenCVMat) -> [UInt8] {
         mat.withPixels { base, stride in
             var out: [UInt8] = []
