@@ -106,6 +106,37 @@ struct BarcodeRequestTests {
         #expect(code128.x >= 590 && code128.x + code128.width <= 600 + 300 + 10)
     }
 
+    @Test func readsCodesInAMidSizePhotoWhereZBarReadsOnlyTheRegions() throws {
+        // 1920×1200 (2.3 MP): read whole by zxing-cpp, by ZBar only in the barcode-like regions. The
+        // small EAN-13 and Code 128 and a light-on-dark QR code (no ZBar inverted pass on such an
+        // image: zxing-cpp's own inverted read finds it) are all read, each where it was pasted.
+        let image = try largePhoto(with: [("barcodes/ean13.png", 226, 1400, 800), ("barcodes/code128.png", 300, 200, 150),
+                                          ("barcodes/qr-inverted.png", 160, 1500, 100)],
+                                   width: 1920, height: 1200)
+        let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
+        let found = Dictionary(codes.map { ($0.payload, $0.boundingBox) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(found.keys) == ["9780201379624", "ANALYZE-128", "INVERTED-42"], "\(codes.map { "\($0.symbology):\($0.payload)" })")
+        #expect(codes.count == 3)
+        let ean = try #require(found["9780201379624"])
+        #expect(ean.center.x > 1400 && ean.center.x < 1400 + 226 && ean.center.y > 800 && ean.center.y < 800 + 116)
+        let code128 = try #require(found["ANALYZE-128"])
+        #expect(code128.center.x > 200 && code128.center.x < 500 && code128.center.y > 150 && code128.center.y < 232)
+        let qr = try #require(found["INVERTED-42"])
+        #expect(qr.center.x > 1500 && qr.center.x < 1660 && qr.center.y > 100 && qr.center.y < 260)
+    }
+
+    @Test func readsACodeTurnedBy45DegreesInAMidSizePhoto() throws {
+        // The 45° pass turns only the parts of the copy around diagonal regions on a mid-size image too:
+        // the region finder must see the turned Code 128 as one (ZBar reads it on the turned copy alone).
+        let image = try largePhoto(with: [("barcodes/code128-rotated.png", 600, 300, 300)], width: 1920, height: 1200)
+        let diagonal = try BarcodeRegions.find(in: try image.gray(), scale: 1, fullWidth: 1920, fullHeight: 1200).filter(\.isDiagonal)
+        #expect(diagonal.contains { $0.x < 300 + 600 && $0.x + $0.width > 300 && $0.y < 300 + 600 && $0.y + $0.height > 300 }, "\(diagonal)")
+        let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
+        #expect(codes.map(\.payload) == ["ANALYZE-128"])
+        let box = try #require(codes.first?.boundingBox)
+        #expect(box.center.x > 300 && box.center.x < 900 && box.center.y > 300 && box.center.y < 900)
+    }
+
     @Test func findsNoBarcodeRegionInAForestAndOneAroundAPastedCode() throws {
         let forest = try largePhoto(with: [])
         let (reduced, scale) = try BarcodeRequest.reduced(forest, toPixels: BarcodeRequest.largeImagePixels)

@@ -9,6 +9,10 @@
 ///   1-D codes only along rows and columns). Its extra passes run on a copy of at most
 ///   ``secondaryPassMaximumSide`` pixels.
 ///
+/// A mid-size image (over ``denseScanMaximumPixels`` but not large: a screenshot, a 2 MP photo) is read
+/// whole by zxing-cpp; ZBar reads it only in the regions ``BarcodeRegions`` finds (all of them) and, for
+/// SQ codes, on the 1000-px copy.
+///
 /// A large image (over ``largeImagePixels``, with a shorter side of at least ``largeImageShorterSide``:
 /// a photo rather than a label or a strip) is not read whole at full resolution: zxing-cpp reads a
 /// 3 MP copy (2000×1500 for a 12 MP photo), normal and inverted, and both engines read at full
@@ -94,17 +98,24 @@ public struct BarcodeRequest: ImageRequest {
         var diagonalRegions: [BarcodeRegions.Region]?
         // ZBar's pass over an inverted copy (light-on-dark codes).
         var invertedScanner = tryInverted ? scanner : nil
-        if scale < 1 {
+        // A mid-size image (over 1.5 MP but not large: a screenshot, a 2 MP photo) is read whole by
+        // zxing-cpp at full resolution, and by ZBar only where the region finder sees bars (all such
+        // regions: their area costs what a whole read would only on a photo that is bars everywhere).
+        let isMidSize = !isLarge && gray.width * gray.height > Self.denseScanMaximumPixels
+        if isLarge || isMidSize {
             let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
             diagonalRegions = found.filter(\.isDiagonal)
-            let regions = BarcodeRegions.strongest(found, maximumArea: Int(Self.maximumRegionFraction * Double(gray.width * gray.height)))
-            zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale), zxingReader)]
+            let regions = BarcodeRegions.strongest(found, maximumArea: Int((isLarge ? Self.maximumRegionFraction : 1) * Double(gray.width * gray.height)))
+            if isLarge { zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale), zxingReader)] }
             // ZBar reads the 1000-px copy (and its inverted copy) only for the symbologies zxing-cpp
             // does not read (SQ codes): for the others it found nothing zxing-cpp on the 3 MP copy
             // (which tries inverted too) and the regions did not (`evaluate-barcodes --in-photo`: the
             // same readings with and without it on 1,101 suite images pasted into 12 MP photos at
             // 300, 400 and 1600 px), and it cost 25-60 ms a photo. (The SQ passes scan no lines: see
-            // `ZBarScanner`.)
+            // `ZBarScanner`.) On a mid-size image, likewise, ZBar reads the regions instead of the whole
+            // image (65 ms on a 2 MP photo) and its inverted copy (20 ms): the suite pasted into two
+            // 2 MP photos at 200-600 px (`evaluate-barcodes --in-photo`, 2,196 images) read 1,585
+            // codes with 7 wrong, against 1,581 with 8 when ZBar read the whole image.
             let zbarOnly = zbarFamilies.filter { ZXingReader.formats(for: [$0]).isEmpty }
             let zbarOnlyScanner = zbarOnly.isEmpty ? nil : try engines.barcodeScanner(for: zbarOnly)
             zbarParts = zbarOnlyScanner.map { [(small, smallToImage, Self.secondaryPassDensity, $0)] } ?? []
@@ -112,16 +123,17 @@ public struct BarcodeRequest: ImageRequest {
             // The regions are where bars are (1-D and stacked codes): only those symbologies are looked
             // for there. A 2-D code small enough to need full resolution (a QR code under about 60 px in
             // a 12 MP photo) makes no such region anyway, and zxing-cpp's 2-D detectors on the texture
-            // such regions mostly hold cost more than all the rest of its read.
+            // such regions mostly hold cost more than all the rest of its read. (In a mid-size image
+            // zxing-cpp has read them already, at full resolution.)
             let striped = families.filter { Self.stripedFamilies.contains($0) }
             let stripedZBar = zbarFamilies.filter { Self.stripedFamilies.contains($0) }
             if !striped.isEmpty {
-                let regionReader = try engines.zxingReader(for: striped)
+                let regionReader = isLarge ? try engines.zxingReader(for: striped) : nil
                 let regionScanner = stripedZBar.isEmpty ? nil : try engines.barcodeScanner(for: stripedZBar)
                 for region in regions {
                     let crop = try gray.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
                     let toImage = Affine.translation(x: Double(region.x), y: Double(region.y))
-                    zxingParts.append((crop, toImage, regionReader))
+                    if let regionReader { zxingParts.append((crop, toImage, regionReader)) }
                     zbarParts.append((crop, toImage, Self.regionDensity, regionScanner))
                 }
             }
