@@ -31,6 +31,43 @@ struct BatchRunnerTests {
         #endif
     }
 
+    /// A big-endian TIFF of `width`×`height` whose only directory comes after `dataBytes` bytes of
+    /// image data (where libtiff and many scanners put it): offset 8 + `dataBytes`.
+    static func tiffWithTrailingDirectory(width: UInt16, height: UInt32, dataBytes: Int) -> [UInt8] {
+        func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        func entry(_ tag: UInt16, short value: UInt16) -> [UInt8] { be16(tag) + be16(3) + be32(1) + be16(value) + [0, 0] }
+        func entry(_ tag: UInt16, long value: UInt32) -> [UInt8] { be16(tag) + be16(4) + be32(1) + be32(value) }
+        let entries = [entry(256, short: width), entry(257, long: height), entry(258, short: 8), entry(259, short: 1),
+                       entry(262, short: 1), entry(273, long: 8), entry(277, short: 1), entry(278, long: height),
+                       entry(279, long: UInt32(dataBytes))]
+        return [0x4D, 0x4D, 0x00, 0x2A] + be32(UInt32(8 + dataBytes)) + [UInt8](repeating: 0x80, count: dataBytes)
+            + be16(UInt16(entries.count)) + entries.flatMap { $0 } + be32(0)
+    }
+
+    @Test func aTIFFWhoseDirectoryFollowsItsDataIsOrderedByItsPixels() throws {
+        // The scanner's page (3000×2000, directory after 70,000 bytes of data) is the largest image
+        // and starts first, though its file is smaller than the photo's and its header is past the
+        // first 64 KiB; before, it was ordered by its file size and could start last.
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("page.tif")
+        try Data(Self.tiffWithTrailingDirectory(width: 3000, height: 2000, dataBytes: 70_000)).write(to: page)
+        #expect(ImageHeader.reading(page.path) == ImageHeader(width: 3000, height: 2000))
+        #expect(ImageHeader(parsing: RegularFile.head(page.path, count: 65_536) ?? []) == nil)
+        try FileManager.default.copyItem(atPath: Fixture.path("samples/gift-card.jpg"), toPath: dir.appendingPathComponent("card.jpg").path)
+        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: dir.appendingPathComponent("qr.png").path)
+        let sources = InputCollector.collect([dir.path])
+        let order = BatchRunner.largestFirst(sources).map { URL(fileURLWithPath: sources[$0].path).lastPathComponent }
+        #expect(order.first == "page.tif", "\(order)")
+        // Its directory within the head, the same header; a directory offset past the end, none.
+        #expect(ImageHeader(parsing: Self.tiffWithTrailingDirectory(width: 640, height: 480, dataBytes: 100)) == ImageHeader(width: 640, height: 480))
+        var cut = Self.tiffWithTrailingDirectory(width: 640, height: 480, dataBytes: 100)
+        cut.removeLast(40)
+        #expect(ImageHeader(parsing: cut) == ImageHeader(width: 640, height: 480))
+        #expect(ImageHeader(parsing: [0x4D, 0x4D, 0x00, 0x2A, 0x7F, 0xFF, 0xFF, 0xFF]) == nil)
+    }
+
     @Test func inputsWithTheSameStemDoNotOverwriteEachOther() throws {
         let a = try Fixture.temporaryDirectory(), b = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory()
         defer { for d in [a, b, out] { try? FileManager.default.removeItem(at: d) } }

@@ -114,13 +114,11 @@ public struct BatchRunner: Sendable {
 
     /// Input indices, largest image first: the longest jobs start first, so the workers finish
     /// together instead of one worker ending the run alone on the biggest page (LPT scheduling).
-    /// Size is the pixel count the header claims (the first 64 KiB of each file), else the file
-    /// size. Only the processing order changes; outcomes keep their input order.
+    /// Size is the pixel count the header claims (the first 64 KiB of each file, and a TIFF's first
+    /// directory where it lies past them), else the file size. Only the processing order changes; outcomes keep their input order.
     static func largestFirst(_ sources: [ImageSource]) -> [Int] {
         let sizes = sources.map { source -> Int in
-            if let head = RegularFile.head(source.path, count: 65_536), let header = ImageHeader(parsing: head) {
-                return header.pixelCount
-            }
+            if let header = ImageHeader.reading(source.path) { return header.pixelCount }
             return ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
         }
         return sources.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }

@@ -81,25 +81,62 @@ struct ImageHeader: Equatable {
                 self.init(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
             default: return nil
             }
-        } else if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            let little = b[0] == 0x49
-            let u16 = { (o: Int) in Int(little ? b.readUInt16LE(at: o) : b.readUInt16BE(at: o)) }
-            let u32 = { (o: Int) in Int(little ? b.readUInt32LE(at: o) : b.readUInt32BE(at: o)) }
-            let ifd = u32(4)
-            let entries = u16(ifd)
-            var width = 0, height = 0
-            for n in 0 ..< min(entries, 512) {
-                let e = ifd + 2 + n * 12
-                guard e + 12 <= b.count else { break }
-                let tag = u16(e), type = u16(e + 2)
-                let value = type == 3 ? u16(e + 8) : u32(e + 8)
-                if tag == 256 { width = value }
-                if tag == 257 { height = value }
-            }
-            guard width > 0, height > 0 else { return nil }
-            self.init(width: width, height: height)
+        } else if let order = Self.tiffByteOrder(b) {
+            let offset = Self.tiffIFDOffset(b, order)
+            guard offset < b.count else { return nil }
+            let ifd = Array(b[offset ..< min(b.count, offset + Self.tiffDirectoryBytes)])
+            guard let size = Self.tiffSize(ifd: ifd, littleEndian: order) else { return nil }
+            self.init(width: size.width, height: size.height)
         } else {
             return nil
         }
+    }
+
+    /// The header of the file at `path` from its first `headBytes` bytes, and for a TIFF whose first
+    /// directory lies past them (written after the image data, as many scanners and fax tools do),
+    /// from that directory read where it is. nil when the file cannot be read or its format is unknown.
+    static func reading(_ path: String, headBytes: Int = 65_536) -> ImageHeader? {
+        guard let head = RegularFile.head(path, count: headBytes) else { return nil }
+        if let header = ImageHeader(parsing: head) { return header }
+        guard let order = tiffByteOrder(head) else { return nil }
+        let offset = tiffIFDOffset(head, order)
+        guard offset >= head.count, let ifd = RegularFile.bytes(path, at: offset, count: tiffDirectoryBytes),
+              let size = tiffSize(ifd: ifd, littleEndian: order) else { return nil }
+        return ImageHeader(width: size.width, height: size.height)
+    }
+
+    /// At most this many entries of a TIFF directory are looked at.
+    static let maximumTIFFEntries = 512
+    /// The bytes of a directory of that many entries.
+    static let tiffDirectoryBytes = 2 + maximumTIFFEntries * 12
+
+    /// true for a little-endian TIFF (`II*\0`), false for a big-endian one (`MM\0*`), nil otherwise.
+    private static func tiffByteOrder(_ b: [UInt8]) -> Bool? {
+        if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) { return true }
+        if b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return false }
+        return nil
+    }
+
+    /// Where a TIFF's first directory starts.
+    private static func tiffIFDOffset(_ b: [UInt8], _ littleEndian: Bool) -> Int {
+        Int(littleEndian ? b.readUInt32LE(at: 4) : b.readUInt32BE(at: 4))
+    }
+
+    /// Width and height (tags 256 and 257) from a TIFF directory's bytes, `ifd` starting at its entry count.
+    private static func tiffSize(ifd: [UInt8], littleEndian: Bool) -> (width: Int, height: Int)? {
+        let u16 = { (o: Int) in Int(littleEndian ? ifd.readUInt16LE(at: o) : ifd.readUInt16BE(at: o)) }
+        let u32 = { (o: Int) in Int(littleEndian ? ifd.readUInt32LE(at: o) : ifd.readUInt32BE(at: o)) }
+        let entries = u16(0)
+        var width = 0, height = 0
+        for n in 0 ..< min(entries, maximumTIFFEntries) {
+            let e = 2 + n * 12
+            guard e + 12 <= ifd.count else { break }
+            let tag = u16(e), type = u16(e + 2)
+            let value = type == 3 ? u16(e + 8) : u32(e + 8)
+            if tag == 256 { width = value }
+            if tag == 257 { height = value }
+        }
+        guard width > 0, height > 0 else { return nil }
+        return (width, height)
     }
 }

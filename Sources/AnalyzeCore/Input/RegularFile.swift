@@ -48,12 +48,18 @@ public enum RegularFile {
 
     /// The first `count` bytes of a regular file, or nil (missing, not regular, unreadable).
     public static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard let fd = try? open(path) else { return nil }
+        bytes(path, at: 0, count: count)
+    }
+
+    /// At most `count` bytes of a regular file from `offset` (fewer at its end), or nil (missing, not
+    /// regular, unreadable, a negative offset).
+    public static func bytes(_ path: String, at offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, let fd = try? open(path) else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: max(1, count))
         let n = bytes.withUnsafeMutableBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return -1 }
-            return Glibc.read(fd, base, min(count, buffer.count))
+            return pread(fd, base, min(count, buffer.count), off_t(offset))
         }
         guard n >= 0 else { return nil }
         return Array(bytes.prefix(n))
