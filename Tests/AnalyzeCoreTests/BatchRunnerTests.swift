@@ -68,6 +68,37 @@ struct BatchRunnerTests {
         #expect(ImageHeader(parsing: [0x4D, 0x4D, 0x00, 0x2A, 0x7F, 0xFF, 0xFF, 0xFF]) == nil)
     }
 
+    @Test func anIdleWorkerPerformsSomeOfAnImagesRequestsWithTheSameResults() throws {
+        // Every request on the product label, once by one worker alone and once with an idle worker
+        // taking requests too: the same JSON, and the idle worker performed some of them (it created
+        // engines of its own).
+        let requests = RequestSet.all
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))
+        let image = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 1 << 30)
+        func analysed(idleWorkers: IdleWorkers?) -> ImageAnalysis {
+            var analysis = ImageAnalysis(file: "product-label.png", orientation: 1, width: image.width, height: image.height)
+            var timings = StageTimings()
+            ImageRequestHandler.perform(requests, on: image, engines: WorkerEngines(), into: &analysis, timings: &timings, idleWorkers: idleWorkers)
+            #expect(Set(timings.seconds.keys) == Set(requests.kinds.map(\.rawValue)))
+            return analysis
+        }
+        let alone = analysed(idleWorkers: nil)
+
+        let idle = IdleWorkers(imageWorkers: 1)
+        let helperEngines = DisjointShare(WorkerEngines())
+        let helper = DispatchGroup()
+        DispatchQueue.global().async(group: helper) { idle.serve(engines: helperEngines.value, tookImages: false) }
+        for _ in 0 ..< 1000 where idle.available == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(idle.available == 1)
+        let shared = analysed(idleWorkers: idle)
+        // The image worker has no image left: the helper ends.
+        idle.serve(engines: WorkerEngines(), tookImages: true)
+        #expect(helper.wait(timeout: .now() + 60) == .success)
+        #expect(helperEngines.value.count > 0)
+        #expect(try JSONRenderer.encode(shared, pretty: true) == JSONRenderer.encode(alone, pretty: true))
+        #expect((alone.barcodes?.count ?? 0) > 0 && (alone.text?.count ?? 0) > 0)
+    }
+
     @Test func inputsWithTheSameStemDoNotOverwriteEachOther() throws {
         let a = try Fixture.temporaryDirectory(), b = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory()
         defer { for d in [a, b, out] { try? FileManager.default.removeItem(at: d) } }

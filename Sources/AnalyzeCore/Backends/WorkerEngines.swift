@@ -17,6 +17,9 @@ public final class WorkerEngines {
         self.models = models
     }
 
+    /// How many engines the worker has created.
+    var count: Int { engines.count }
+
     /// The worker's engine of type `E` for `configuration`, created by `create` the first time.
     func engine<E: AnyObject>(_ type: E.Type = E.self, for configuration: some Hashable,
                               create: () throws(AnalysisError) -> E) throws(AnalysisError) -> E {

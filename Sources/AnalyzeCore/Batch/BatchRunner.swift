@@ -93,18 +93,30 @@ public struct BatchRunner: Sendable {
         // Workers that would sit idle (fewer inputs than jobs) lend their cores to the sequences:
         // one video at --jobs 2 analyses two frames at once.
         let lanes = max(1, jobs / workerCount)
+        // A worker with no image left performs requests of the images still in progress; when the
+        // images are fewer than the jobs (and none is a sequence, whose frames use those cores),
+        // the other jobs are such workers from the start: one photo's requests run side by side.
+        let idleWorkers = IdleWorkers(imageWorkers: workerCount)
+        // (No more of them than an image has requests to hand over.)
+        let helpersOnly = sources.contains { $0.kind.isSequence } ? 0 : min(jobs - workerCount, requests.requests.count - 1)
         for _ in 0 ..< workerCount {
             workers.async(group: group) {
                 let engines = WorkerEngines(models: models)
                 while let index = state.next() {
                     let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash, lanes: lanes)
-                        : process(index: index, engines: engines, optionsHash: optionsHash)
+                        : process(index: index, engines: engines, optionsHash: optionsHash, idleWorkers: idleWorkers)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
                     // Hand freed image buffers back to the system between images, so the peak
                     // does not creep up with fragmentation over a long run.
                     ProcessMemory.releaseFreePages()
                 }
+                idleWorkers.serve(engines: engines, tookImages: true)
+            }
+        }
+        for _ in 0 ..< max(0, helpersOnly) {
+            workers.async(group: group) {
+                idleWorkers.serve(engines: WorkerEngines(models: models), tookImages: false)
             }
         }
         group.wait()
@@ -125,7 +137,7 @@ public struct BatchRunner: Sendable {
     }
 
     /// Analyses, checks, renders and writes one image; never throws: errors become the outcome.
-    func process(index: Int, engines: WorkerEngines, optionsHash: String) -> ImageOutcome {
+    func process(index: Int, engines: WorkerEngines, optionsHash: String, idleWorkers: IdleWorkers? = nil) -> ImageOutcome {
         let source = sources[index]
         var timings = StageTimings()
         do {
@@ -136,7 +148,7 @@ public struct BatchRunner: Sendable {
                                     resumed: true, timings: timings)
             }
             let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels)
-            let result = try handler.perform(requests, engines: engines, bytes: bytes)
+            let result = try handler.perform(requests, engines: engines, bytes: bytes, idleWorkers: idleWorkers)
             timings.add(result.timings)
             var analysis = result.analysis
             analysis.input = fingerprint

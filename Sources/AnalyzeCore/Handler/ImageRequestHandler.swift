@@ -25,7 +25,13 @@ public struct ImageRequestHandler {
 
     /// Runs every request in `requests` on the image. Throws an `AnalysisError` naming the file
     /// when the image cannot be read or decoded, or an engine fails on it.
+    /// `idleWorkers`: workers with no image of their own, which take some of the requests (see
+    /// ``IdleWorkers``).
     public func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]? = nil) throws(AnalysisError) -> Result {
+        try perform(requests, engines: engines, bytes: alreadyRead, idleWorkers: nil)
+    }
+
+    func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
             let bytes: [UInt8]
@@ -53,7 +59,7 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings + image.decodeWarnings)
-            Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings)
+            Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
             return Result(analysis: analysis, image: image, timings: timings)
         } catch var error {
             if error.file == nil { error.file = source.path }
@@ -64,16 +70,37 @@ public struct ImageRequestHandler {
     /// Performs every request on an upright image already decoded (an image, or a frame of a
     /// sequence), storing each result in `analysis`. A request that fails is recorded and the others
     /// still run: a page too tall for Tesseract keeps its barcodes.
+    ///
+    /// When `idleWorkers` has workers waiting, they perform some of the requests at the same time,
+    /// each with its own engines; the results are stored in the requests' order all the same.
     static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
-                        timings: inout StageTimings) {
-        for request in requests.requests {
-            do {
-                let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
-                    try request.performErased(on: image, engines: engines)
+                        timings: inout StageTimings, idleWorkers: IdleWorkers? = nil) {
+        let list = requests.requests
+        let helpers = min(idleWorkers?.available ?? 0, list.count - 1)
+        guard helpers > 0, let idleWorkers else {
+            for request in list {
+                do {
+                    let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
+                        try request.performErased(on: image, engines: engines)
+                    }
+                    analysis.set(result, for: request.kind)
+                } catch {
+                    analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
                 }
-                analysis.set(result, for: request.kind)
-            } catch {
+            }
+            return
+        }
+        let shared = SharedRequests(list, on: image)
+        for _ in 0 ..< helpers { idleWorkers.post { shared.performUntilEmpty(engines: $0) } }
+        shared.performUntilEmpty(engines: engines)
+        let (outcomes, taken) = shared.results()
+        timings.add(taken)
+        for (request, outcome) in zip(list, outcomes) {
+            switch outcome {
+            case .success(let result): analysis.set(result, for: request.kind)
+            case .failure(let error):
                 analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
+            case nil: break
             }
         }
     }

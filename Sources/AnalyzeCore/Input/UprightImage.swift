@@ -4,10 +4,13 @@ import Foundation
 ///
 /// Built once per image by ``ImageRequestHandler``. A gray source (a scan) stays one channel;
 /// a colour one is BGR and its grayscale is computed on first use and shared by every request
-/// that needs it. Used by one worker thread at a time.
-public final class UprightImage {
+/// that needs it. Requests may run on several workers at once (``IdleWorkers``): they only read the
+/// pixels, and the shared copies (grayscale, halvings, colour test) are made under a lock.
+public final class UprightImage: @unchecked Sendable {
     /// The upright pixels, 8-bit: one channel for gray sources, BGR otherwise.
     let pixels: OpenCVMat
+    /// Guards the cached copies below (recursive: a halving of the grayscale asks for the grayscale).
+    private let lock = NSRecursiveLock()
     private var cachedGray: OpenCVMat?
 
     /// The orientation that was applied.
@@ -61,6 +64,8 @@ public final class UprightImage {
     /// otherwise computed once.
     func gray() throws(AnalysisError) -> OpenCVMat {
         if pixels.channels == 1 { return pixels }
+        lock.lock()
+        defer { lock.unlock() }
         if let cachedGray { return cachedGray }
         let g = try pixels.gray()
         cachedGray = g
@@ -77,6 +82,8 @@ public final class UprightImage {
     /// 640×480 in one step costs about 38 ms; a halving (OpenCV's 2×2 fast path) costs a fraction of
     /// that, and the halvings serve every request. `gray` picks the grayscale's pyramid.
     func reduction(toAtLeast width: Int, _ height: Int, gray wantsGray: Bool) throws(AnalysisError) -> OpenCVMat {
+        lock.lock()
+        defer { lock.unlock() }
         var current = wantsGray ? try gray() : pixels
         var level = 0
         while current.width / 2 >= max(1, width) && current.height / 2 >= max(1, height) {
@@ -112,6 +119,8 @@ public final class UprightImage {
     /// least 0.5% of about 10,000 pixels sampled on a grid. A gray page saved as RGB (many scanners
     /// and PDF tools write pages that way) has none, nor has a gray source.
     var hasColour: Bool {
+        lock.lock()
+        defer { lock.unlock() }
         if let cachedHasColour { return cachedHasColour }
         var found = false
         if pixels.channels == 3 {
@@ -139,6 +148,8 @@ public final class UprightImage {
     /// last use), else a new BGR copy.
     func canvas(reusingPixels: Bool) throws(AnalysisError) -> OpenCVMat {
         if pixels.channels == 3 && reusingPixels {
+            lock.lock()
+            defer { lock.unlock() }
             cachedGray = nil  // not needed any more: free them before the PNG is encoded
             colourLevels = []
             grayLevels = []
