@@ -96,8 +96,11 @@ final class SharedRequests: @unchecked Sendable {
         }
     }
 
-    /// Performs requests with `engines` until none is left to take.
-    func performUntilEmpty(engines: WorkerEngines) {
+    /// Performs requests with `engines` until none is left to take. The image's own worker passes
+    /// `idleWorkers`: each time it takes a request, it hands the ones left to the workers then
+    /// waiting (a worker that ran out of images while this image was under way joins it at its
+    /// next request, not only at its start).
+    func performUntilEmpty(engines: WorkerEngines, inviting idleWorkers: IdleWorkers? = nil) {
         while true {
             condition.lock()
             guard next < order.count else {
@@ -107,7 +110,12 @@ final class SharedRequests: @unchecked Sendable {
             let index = order[next]
             next += 1
             running += 1
+            let left = order.count - next
             condition.unlock()
+
+            if let idleWorkers, left > 0 {
+                for _ in 0 ..< min(idleWorkers.available, left) { idleWorkers.post { self.performUntilEmpty(engines: $0) } }
+            }
 
             var taken = StageTimings()
             let request = requests[index]

@@ -71,13 +71,13 @@ public struct ImageRequestHandler {
     /// sequence), storing each result in `analysis`. A request that fails is recorded and the others
     /// still run: a page too tall for Tesseract keeps its barcodes.
     ///
-    /// When `idleWorkers` has workers waiting, they perform some of the requests at the same time,
-    /// each with its own engines; the results are stored in the requests' order all the same.
+    /// When `idleWorkers` has workers waiting (at the start or as a request is taken), they perform
+    /// some of the requests at the same time, each with its own engines; the results are stored in
+    /// the requests' order all the same.
     static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
                         timings: inout StageTimings, idleWorkers: IdleWorkers? = nil) {
         let list = requests.requests
-        let helpers = min(idleWorkers?.available ?? 0, list.count - 1)
-        guard helpers > 0, let idleWorkers else {
+        guard let idleWorkers, list.count > 1 else {
             for request in list {
                 do {
                     let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
@@ -91,8 +91,7 @@ public struct ImageRequestHandler {
             return
         }
         let shared = SharedRequests(list, on: image)
-        for _ in 0 ..< helpers { idleWorkers.post { shared.performUntilEmpty(engines: $0) } }
-        shared.performUntilEmpty(engines: engines)
+        shared.performUntilEmpty(engines: engines, inviting: idleWorkers)
         let (outcomes, taken) = shared.results()
         timings.add(taken)
         for (request, outcome) in zip(list, outcomes) {
