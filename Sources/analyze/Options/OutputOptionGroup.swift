@@ -51,7 +51,7 @@ struct OutputOptionGroup: ParsableArguments {
 
 /// How the run is carried out and reported.
 struct RunOptionGroup: ParsableArguments {
-    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images analysed in parallel (default: the number of cores). Also bounds the images held in memory.", valueName: "n"))
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Images analysed in parallel (default: the number of cores). Also bounds the images held in memory. Workers with no image left perform requests of the images still in progress (one photo's requests run side by side); the output is the same at every value.", valueName: "n"))
     var jobs: Int?
 
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse images whose header claims more pixels than this, before decoding them.", valueName: "n"))
