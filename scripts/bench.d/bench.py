@@ -23,6 +23,9 @@ Measures, on every image under FOLDER (searched like analyze does: recursively, 
               --face-detector haar. A key it does not (yet) write shows as n/a.
   stages      DIR/summary.json of the all-four --jobs 1 run ("timings": seconds per stage summed over the
               run), as ms per image.
+  start-up    `analyze --version` (median of 11) and one small PNG with --barcodes (median of 7), end to end;
+              and the folder's largest file alone with all four requests at --jobs 1 and --jobs 2 (median of
+              5 each; at --jobs 2 the second worker takes some of the image's requests).
 
 Wall times come from a monotonic clock around the process; CPU (user + sys) and peak RSS from
 `/usr/bin/time -v`. For two concurrent processes CPU is summed and peak RSS is the sum of both peaks (what
@@ -396,9 +399,19 @@ def main():
     small_ms = median_ms([BIN, os.path.join(REPO, "Fixtures", "barcodes", "qr-hello.png"), "--barcodes", "--no-png", "--no-svg", "-q",
                           "-o", startup_out], 7)
     shutil.rmtree(startup_out, ignore_errors=True)
+    # One image alone, all four requests, end to end: the folder's largest file (a 12-16 MP photo in the
+    # photo folder). At --jobs 2 the second worker takes some of its requests (IdleWorkers).
+    largest = max(imgs, key=os.path.getsize)
+    single_ms = {}
+    for jobs in (1, 2):
+        single_out = tempfile.mkdtemp(prefix="analyze-bench-single-")
+        single_ms[jobs] = median_ms([BIN, largest, *dict(REQUESTS)["all four"], "-q", "--jobs", str(jobs), "-o", single_out], 5)
+        shutil.rmtree(single_out, ignore_errors=True)
     checks = [
         check("start-up: analyze --version, median of 11 (ms)", version_ms, None, "info", " ms"),
         check("start-up: one small PNG --barcodes end to end, median of 7 (ms)", small_ms, None, "info", " ms"),
+        check(f"one image alone ({os.path.basename(largest)}), all four, end to end, --jobs 1, median of 5 (ms)", single_ms[1], None, "info", " ms"),
+        check("the same image, --jobs 2 (its requests on both cores), median of 5 (ms)", single_ms[2], None, "info", " ms"),
         check("all four --jobs 2 vs peer pipeline on both cores (speed-up)",
               ratio(pipeline["split"]["wall"], a4j2["wall"]), TARGETS["pipeline"], "≥"),
         check("--barcodes --jobs 1 vs zbarimg, 1 process (speed-up)",
