@@ -71,25 +71,12 @@ public struct ImageRequestHandler {
     /// sequence), storing each result in `analysis`. A request that fails is recorded and the others
     /// still run: a page too tall for Tesseract keeps its barcodes.
     ///
-    /// When `idleWorkers` has workers waiting (at the start or as a request is taken), they perform
-    /// some of the requests at the same time, each with its own engines; the results are stored in
-    /// the requests' order all the same.
+    /// The requests run costliest first (``SharedRequests``). When `idleWorkers` has workers waiting
+    /// (at the start or as a request is taken), they perform some of them at the same time, each with
+    /// its own engines; the results are stored in the requests' order all the same.
     static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
                         timings: inout StageTimings, idleWorkers: IdleWorkers? = nil) {
         let list = requests.requests
-        guard let idleWorkers, list.count > 1 else {
-            for request in list {
-                do {
-                    let result = try timings.measure(request.kind.rawValue) { () throws(AnalysisError) in
-                        try request.performErased(on: image, engines: engines)
-                    }
-                    analysis.set(result, for: request.kind)
-                } catch {
-                    analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
-                }
-            }
-            return
-        }
         let shared = SharedRequests(list, on: image)
         shared.performUntilEmpty(engines: engines, inviting: idleWorkers)
         let (outcomes, taken) = shared.results()
