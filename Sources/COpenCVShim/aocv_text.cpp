@@ -56,6 +56,11 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
         const aocv_letterboxed lb = aocv_letterbox(image->m, detector->input, cv::Scalar(), original);
         const cv::Mat prob = probabilities(*detector, lb.canvas);
         cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
+        // Small print (capitals of 3-4 map pixels: 20 px in a 12 MP photo) comes out of the network as
+        // rows of fragments one to three pixels tall, each too small to tell from texture; closed by
+        // two pixels across and one up and down, a line's fragments join into one region of its
+        // length, which the size filter below keeps.
+        cv::dilate(binary, binary, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 3)));
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(binary, labels, stats, centroids, 8, CV_32S);
         const double sx = (double)original.width / lb.fitted.width, sy = (double)original.height / lb.fitted.height;

@@ -144,6 +144,29 @@ struct TextGateTests {
         }
     }
 
+    /// Small print (20-px capitals) elsewhere in the photo: the detector, at a sixth of the photo's size,
+    /// finds only fragments of its lines. Before its map was closed and the area read grown around
+    /// them, nothing was read in the first of these places and only parts of lines in the others
+    /// ("ick brown fox", "ce 2026-0042"). (At 20 px this is the detector's limit: pasted at 2800,200
+    /// the page gives it nothing to find; at 24 px, every place tried was read.)
+    @Test(arguments: zip([100, 1000, 200, 1500], [500, 1000, 2600, 1400]))
+    func smallPrintIsReadWhereverItIsInThePhoto(x: Int, y: Int) throws {
+        let image = try photoWithPage(scale: 1, x: x, y: y)
+        let page = try gated.perform(on: image, engines: WorkerEngines())
+        for expected in ["Pack my box with five dozen liquor jugs.", "Invoice 2026-0042 total 1234.56 EUR"] {
+            let line = try #require(page.lines.first { wordRecall(expected: expected, recognised: $0.string) >= 0.5 }, "\(page.fullText)")
+            #expect(wordRecall(expected: expected, recognised: line.string) == 1, "\(line.string)")
+            // The line is where the page was pasted (1000x220), in the photo's pixels.
+            let box = line.boundingBox
+            #expect(box.x >= Double(x) && box.maxX <= Double(x + 1000) && box.y >= Double(y) && box.maxY <= Double(y + 220), "\(box)")
+        }
+        // No line away from the page: the photo around it, read too, is dropped as unvouched.
+        for line in page.lines {
+            let box = line.boundingBox
+            #expect(box.maxX > Double(x) && box.x < Double(x + 1000) && box.maxY > Double(y) && box.y < Double(y + 220), "\(line.string) at \(box)")
+        }
+    }
+
     /// A portrait photo (the phone photo turned upright, 3000x4000) goes through the 512x672 file.
     /// With 20-px capitals it finds part of the line (the square 640x640 file of analyze 0.3 found
     /// none of it); from 25 px the whole page.

@@ -7,12 +7,15 @@ final class TextRegionDetector {
 
     /// The patched model's fixed input (see ``TextDetectorModels``): images are letterboxed into it.
     let input: (width: Int, height: Int)
-    /// Probability above which a map pixel is text.
-    static let threshold = 0.3
-    /// A region must be at least this many map pixels on its shorter side and in area: smaller
-    /// specks come from texture (measured on the corpus's face photos), a real line is 5 px tall.
-    static let minimumSide = 4
-    static let minimumArea = 40
+    /// Probability above which a map pixel is text. PaddleOCR's 0.3 splits a line of small print
+    /// (20-px capitals in a 12 MP photo) into specks; at 0.2 they are whole enough to join.
+    static let threshold = 0.2
+    /// A region of the map, closed by two pixels across and one up and down (`aocv_detect_text_regions`),
+    /// must be at least this many map pixels on its shorter side and in area: smaller specks come from
+    /// texture (measured on the corpus's face and orientation photos and the nine photos of
+    /// `scripts/bench --photos`), a line of 20-px capitals in a 12 MP photo is 5-8 px tall once closed.
+    static let minimumSide = 5
+    static let minimumArea = 60
     /// At most this many regions are reported.
     static let capacity = 512
 

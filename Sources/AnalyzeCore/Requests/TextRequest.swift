@@ -63,38 +63,80 @@ public struct TextRequest: ImageRequest {
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
         var area: TextArea?
+        var regions: [BoundingBox] = []
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
             let detector = try engines.textRegionDetector(textDetector, width: image.width, height: image.height)
             let source = try image.reduction(toFit: detector.input.width, detector.input.height)
-            let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
+            regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
             guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
                 return RecognizedPage(lines: [], fullText: "")
             }
             // Text in a part of the photo (a sign, a label) is read there; a page of text, whole.
             if Double(found.width * found.height) <= Self.maximumAreaFraction * Double(image.width * image.height) { area = found }
         }
-        let page = try read(image, in: area, engines: engines)
+        var page = try read(image, in: area, engines: engines)
+        if area != nil { page = Self.vouched(page, regions: regions) }
         return RecognizedPage(lines: page.lines, fullText: page.fullText)
     }
+
+    /// The lines of a part of a large photo that something vouches for: the detector (the line
+    /// overlaps one of its regions) or Tesseract (a confidence of at least ``unvouchedMinimumConfidence``).
+    /// The part is grown well past the regions so that small print the detector found only pieces of
+    /// is read whole; what else Tesseract reads there is mostly the photo's texture read as junk. On
+    /// 30 photos with a pasted page, every junk line had a confidence of 0.44 or less and every line of
+    /// the page 0.79 or more. The whole text loses the same lines.
+    static func vouched(_ page: (lines: [TextObservation], fullText: String), regions: [BoundingBox]) -> (lines: [TextObservation], fullText: String) {
+        func overlapsARegion(_ box: BoundingBox) -> Bool {
+            regions.contains { $0.x < box.maxX && box.x < $0.maxX && $0.y < box.maxY && box.y < $0.maxY }
+        }
+        var kept: [TextObservation] = [], dropped: [String] = []
+        for line in page.lines {
+            if line.confidence >= unvouchedMinimumConfidence || overlapsARegion(line.boundingBox) { kept.append(line) } else { dropped.append(line.string) }
+        }
+        guard !dropped.isEmpty else { return page }
+        // The whole text holds each line as its own row, in reading order: the dropped ones are
+        // taken out where they stand, and the blank rows between blocks tidied again.
+        var rows: [String] = []
+        var next = dropped.makeIterator(), pending = next.next()
+        for row in page.fullText.components(separatedBy: "\n") {
+            if let line = pending, row.trimmingCharacters(in: .whitespaces) == line { pending = next.next(); continue }
+            rows.append(row)
+        }
+        return (kept, TesseractEngine.tidy(rows.joined(separator: "\n")))
+    }
+
+    /// The confidence a line outside the detector's regions needs to be kept (``vouched(_:regions:)``).
+    static let unvouchedMinimumConfidence = 0.6
 
     /// When the text the detector found lies within this fraction of a large image, Tesseract reads
     /// only that part.
     public static let maximumAreaFraction = 0.5
 
     /// The part of a large image Tesseract reads: the detector's regions, each grown by its height
-    /// (a line's ascenders, descenders and neighbours the detector cut), and joined.
+    /// (a line's ascenders and descenders), and a region of small print by twice its height up and
+    /// down (the lines beside it the detector missed) and six times to the left and right (the rest
+    /// of a line it found only part of), and joined. On 24 photos with a pasted page of 18-24 px
+    /// capitals this read 86% of the words instead of 60%, with fewer junk words (13 against 27):
+    /// small print is where the detector, at a sixth of a 12 MP photo's size, is at its limit.
     struct TextArea {
         let x, y, width, height: Int
+
+        /// How far a region of small print is grown, in its heights, up and down and to either side.
+        static let verticalMargin = 2.0, horizontalMargin = 6.0
+        /// Regions up to this tall (full-resolution pixels) are small print: a line of 20-px capitals
+        /// gives 30-36 px. A taller region is grown by these margins of this height, or by its own height.
+        static let smallPrintHeight = 48.0
 
         init?(enclosing regions: [BoundingBox], width imageWidth: Int, height imageHeight: Int) {
             guard !regions.isEmpty else { return nil }
             var x0 = Double(imageWidth), y0 = Double(imageHeight), x1 = 0.0, y1 = 0.0
             for r in regions {
-                let margin = max(16, r.height)
-                x0 = min(x0, r.x - margin); y0 = min(y0, r.y - margin)
-                x1 = max(x1, r.x + r.width + margin); y1 = max(y1, r.y + r.height + margin)
+                let small = min(r.height, Self.smallPrintHeight)
+                let dy = max(16, r.height, Self.verticalMargin * small), dx = max(16, r.height, Self.horizontalMargin * small)
+                x0 = min(x0, r.x - dx); y0 = min(y0, r.y - dy)
+                x1 = max(x1, r.x + r.width + dx); y1 = max(y1, r.y + r.height + dy)
             }
             let left = max(0, Int(x0)), top = max(0, Int(y0))
             let right = min(imageWidth, Int(x1.rounded(.up))), bottom = min(imageHeight, Int(y1.rounded(.up)))
