@@ -160,7 +160,9 @@ struct TextGateTests {
             let box = line.boundingBox
             #expect(box.x >= Double(x) && box.maxX <= Double(x + 1000) && box.y >= Double(y) && box.maxY <= Double(y + 220), "\(box)")
         }
-        // No line away from the page: the photo around it, read too, is dropped as unvouched.
+        // No line away from the page: the photo around it, read too, is dropped as unvouched, from the
+        // lines and from the whole text alike.
+        #expect(page.fullText.split(separator: "\n").map(String.init) == page.lines.map(\.string), "\(page.fullText)")
         for line in page.lines {
             let box = line.boundingBox
             #expect(box.maxX > Double(x) && box.x < Double(x + 1000) && box.maxY > Double(y) && box.y < Double(y + 220), "\(line.string) at \(box)")

@@ -96,12 +96,13 @@ public struct TextRequest: ImageRequest {
             if line.confidence >= unvouchedMinimumConfidence || overlapsARegion(line.boundingBox) { kept.append(line) } else { dropped.append(line.string) }
         }
         guard !dropped.isEmpty else { return page }
-        // The whole text holds each line as its own row, in reading order: the dropped ones are
-        // taken out where they stand, and the blank rows between blocks tidied again.
+        // The whole text holds each line as its own row: a row that reads as a dropped line is taken
+        // out (once per dropped line), and the blank rows between blocks tidied again.
+        var toDrop = Dictionary(dropped.map { ($0, 1) }, uniquingKeysWith: +)
         var rows: [String] = []
-        var next = dropped.makeIterator(), pending = next.next()
         for row in page.fullText.components(separatedBy: "\n") {
-            if let line = pending, row.trimmingCharacters(in: .whitespaces) == line { pending = next.next(); continue }
+            let line = row.trimmingCharacters(in: .whitespaces)
+            if let count = toDrop[line], count > 0 { toDrop[line] = count - 1; continue }
             rows.append(row)
         }
         return (kept, TesseractEngine.tidy(rows.joined(separator: "\n")))
