@@ -119,8 +119,9 @@ public struct TextRequest: ImageRequest {
     /// (a line's ascenders and descenders), and a region of small print by twice its height up and
     /// down (the lines beside it the detector missed) and six times to the left and right (the rest
     /// of a line it found only part of), and joined. On 24 photos with a pasted page of 18-24 px
-    /// capitals this read 86% of the words instead of 60%, with fewer junk words (13 against 27):
-    /// small print is where the detector, at a sixth of a 12 MP photo's size, is at its limit.
+    /// capitals this read 86% of the words instead of 60% (`scripts/evaluate-text-gate`; the junk
+    /// read around them is dropped by ``vouched(_:regions:)``): small print is where the detector, at a
+    /// sixth of a 12 MP photo's size, is at its limit.
     struct TextArea {
         let x, y, width, height: Int
 
