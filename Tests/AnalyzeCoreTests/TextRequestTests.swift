@@ -169,6 +169,39 @@ struct TextGateTests {
         }
     }
 
+    /// Two pages at opposite corners of the photo are two parts, each read on its own: both are read,
+    /// nothing between them is, and Tesseract reads far less of the photo than their enclosing box.
+    @Test func labelsFarApartAreReadAsPartsOfTheirOwn() throws {
+        let image = try photoWithPage(scale: 1.5, x: 100, y: 100)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let (page0, _) = try OpenCVMat.decode(bytes)
+        try image.pixels.paste(try page0.bgr().resized(width: 1500, height: 330), x: 2400, y: 2600)
+        let regions = try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector, width: image.width, height: image.height)
+            .regions(in: image.pixels)
+        let areas = TextRequest.TextArea.areas(enclosing: regions, width: image.width, height: image.height)
+        #expect(areas.count == 2)
+        #expect(areas.reduce(0) { $0 + $1.width * $1.height } < image.width * image.height / 5)
+        let page = try gated.perform(on: image, engines: WorkerEngines())
+        #expect(page.lines.filter { $0.string == "Invoice 2026-0042 total 1234.56 EUR" }.count == 2, "\(page.fullText)")
+        #expect(page.lines.allSatisfy { $0.boundingBox.y < 100 + 330 || $0.boundingBox.y >= 2600 }, "\(page.fullText)")
+    }
+
+    /// A white page of 30-px capitals on a dark, busy background (a dragonfly's wings): cut out with the
+    /// wide margins of small print (2x its lines' height up and down, 6x to the sides), Tesseract's layout
+    /// analysis read nothing on it; lines the detector sees whole are cropped by their height only.
+    @Test func aLabelOnABusyDarkBackgroundIsReadCroppedClose() throws {
+        let path = Self.phone.deletingLastPathComponent().appendingPathComponent("lomiri/Dragonfly_by_Bolly.jpg").path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let source = try #require(InputCollector.collect([path]).first)
+        let image = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        let (page0, _) = try OpenCVMat.decode(bytes)
+        try image.pixels.paste(try page0.bgr().resized(width: 1500, height: 330), x: 2220, y: 1230)
+        let page = try gated.perform(on: image, engines: WorkerEngines())
+        #expect(page.lines.map(\.string) == ["The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
+                                             "Invoice 2026-0042 total 1234.56 EUR"], "\(page.fullText)")
+    }
+
     /// A portrait photo (the phone photo turned upright, 3000x4000) goes through the 512x672 file.
     /// With 20-px capitals it finds part of the line (the square 640x640 file of analyze 0.3 found
     /// none of it); from 25 px the whole page.

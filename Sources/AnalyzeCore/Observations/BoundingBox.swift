@@ -55,6 +55,11 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         [PixelPoint(x: x, y: y), PixelPoint(x: maxX, y: y), PixelPoint(x: maxX, y: maxY), PixelPoint(x: x, y: maxY)]
     }
 
+    /// Whether the two boxes share some area (touching edges do not count).
+    public func overlaps(_ other: BoundingBox) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     /// Intersection over union with another box (0 when they do not overlap).
     public func intersectionOverUnion(_ other: BoundingBox) -> Double {
         let w = min(maxX, other.maxX) - max(x, other.x)

@@ -62,22 +62,26 @@ public struct TextRequest: ImageRequest {
     /// Lines and the whole page text. One recognition pass; a second only when the first reading
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
-        var area: TextArea?
-        var regions: [BoundingBox] = []
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
             let detector = try engines.textRegionDetector(textDetector, width: image.width, height: image.height)
             let source = try image.reduction(toFit: detector.input.width, detector.input.height)
-            regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
-            guard let found = TextArea(enclosing: regions, width: image.width, height: image.height) else {
-                return RecognizedPage(lines: [], fullText: "")
+            let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
+            let areas = TextArea.areas(enclosing: regions, width: image.width, height: image.height)
+            // Text in parts of the photo (signs, labels) is read there, each part on its own, in
+            // reading order; a page of text, whole.
+            if areas.reduce(0, { $0 + $1.width * $1.height }) <= Int(Self.maximumAreaFraction * Double(image.width * image.height)) {
+                var lines: [TextObservation] = [], texts: [String] = []
+                for area in areas {
+                    let part = Self.vouched(try read(image, in: area, engines: engines), regions: regions)
+                    lines += part.lines
+                    if !part.fullText.isEmpty { texts.append(part.fullText) }
+                }
+                return RecognizedPage(lines: lines, fullText: texts.joined(separator: "\n\n"))
             }
-            // Text in a part of the photo (a sign, a label) is read there; a page of text, whole.
-            if Double(found.width * found.height) <= Self.maximumAreaFraction * Double(image.width * image.height) { area = found }
         }
-        var page = try read(image, in: area, engines: engines)
-        if area != nil { page = Self.vouched(page, regions: regions) }
+        let page = try read(image, in: nil, engines: engines)
         return RecognizedPage(lines: page.lines, fullText: page.fullText)
     }
 
@@ -88,9 +92,7 @@ public struct TextRequest: ImageRequest {
     /// 30 photos with a pasted page, every junk line had a confidence of 0.44 or less and every line of
     /// the page 0.79 or more. The whole text loses the same lines.
     static func vouched(_ page: (lines: [TextObservation], fullText: String), regions: [BoundingBox]) -> (lines: [TextObservation], fullText: String) {
-        func overlapsARegion(_ box: BoundingBox) -> Bool {
-            regions.contains { $0.x < box.maxX && box.x < $0.maxX && $0.y < box.maxY && box.y < $0.maxY }
-        }
+        func overlapsARegion(_ box: BoundingBox) -> Bool { regions.contains { $0.overlaps(box) } }
         var kept: [TextObservation] = [], dropped: [String] = []
         for line in page.lines {
             if line.confidence >= unvouchedMinimumConfidence || overlapsARegion(line.boundingBox) { kept.append(line) } else { dropped.append(line.string) }
@@ -111,39 +113,75 @@ public struct TextRequest: ImageRequest {
     /// The confidence a line outside the detector's regions needs to be kept (``vouched(_:regions:)``).
     static let unvouchedMinimumConfidence = 0.6
 
-    /// When the text the detector found lies within this fraction of a large image, Tesseract reads
-    /// only that part.
+    /// When the parts of a large image around the text the detector found cover at most this fraction
+    /// of it, Tesseract reads only those parts.
     public static let maximumAreaFraction = 0.5
 
     /// The part of a large image Tesseract reads: the detector's regions, each grown by its height
     /// (a line's ascenders and descenders), and a region of small print by twice its height up and
     /// down (the lines beside it the detector missed) and six times to the left and right (the rest
-    /// of a line it found only part of), and joined. On 24 photos with a pasted page of 18-24 px
-    /// capitals this read 86% of the words instead of 60% (`scripts/evaluate-text-gate`; the junk
-    /// read around them is dropped by ``vouched(_:regions:)``): small print is where the detector, at a
-    /// sixth of a 12 MP photo's size, is at its limit.
+    /// of a line it found only part of); regions whose grown boxes overlap are one part, read on its
+    /// own (two labels at opposite corners are two small parts, not most of the photo). On 24 photos
+    /// with a pasted page of 18-24 px capitals this read 86% of the words instead of 60%
+    /// (`scripts/evaluate-text-gate`; the junk read around them is dropped by ``vouched(_:regions:)``):
+    /// small print is where the detector, at a sixth of a 12 MP photo's size, is at its limit.
     struct TextArea {
         let x, y, width, height: Int
 
         /// How far a region of small print is grown, in its heights, up and down and to either side.
         static let verticalMargin = 2.0, horizontalMargin = 6.0
         /// Regions up to this tall (full-resolution pixels) are small print: a line of 20-px capitals
-        /// gives 30-36 px. A taller region is grown by these margins of this height, or by its own height.
+        /// gives 30-36 px. A taller region, which the detector sees whole, is grown by its own height:
+        /// a wide margin of a busy background around a label costs Tesseract time and can hide the label.
         static let smallPrintHeight = 48.0
 
-        init?(enclosing regions: [BoundingBox], width imageWidth: Int, height imageHeight: Int) {
-            guard !regions.isEmpty else { return nil }
-            var x0 = Double(imageWidth), y0 = Double(imageHeight), x1 = 0.0, y1 = 0.0
-            for r in regions {
-                let small = min(r.height, Self.smallPrintHeight)
-                let dy = max(16, r.height, Self.verticalMargin * small), dx = max(16, r.height, Self.horizontalMargin * small)
-                x0 = min(x0, r.x - dx); y0 = min(y0, r.y - dy)
-                x1 = max(x1, r.x + r.width + dx); y1 = max(y1, r.y + r.height + dy)
-            }
-            let left = max(0, Int(x0)), top = max(0, Int(y0))
-            let right = min(imageWidth, Int(x1.rounded(.up))), bottom = min(imageHeight, Int(y1.rounded(.up)))
+        init(x: Int, y: Int, width: Int, height: Int) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
+
+        /// A region grown by its margins, within the image; nil when nothing of it is left.
+        init?(growing r: BoundingBox, width imageWidth: Int, height imageHeight: Int) {
+            let small = r.height > Self.smallPrintHeight ? 0 : r.height
+            let dy = max(16, r.height, Self.verticalMargin * small), dx = max(16, r.height, Self.horizontalMargin * small)
+            let left = max(0, Int(r.x - dx)), top = max(0, Int(r.y - dy))
+            let right = min(imageWidth, Int((r.x + r.width + dx).rounded(.up))), bottom = min(imageHeight, Int((r.y + r.height + dy).rounded(.up)))
             guard right > left, bottom > top else { return nil }
-            (x, y, width, height) = (left, top, right - left, bottom - top)
+            self.init(x: left, y: top, width: right - left, height: bottom - top)
+        }
+
+        func overlaps(_ other: TextArea) -> Bool {
+            x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
+        }
+
+        func union(_ other: TextArea) -> TextArea {
+            let left = min(x, other.x), top = min(y, other.y)
+            return TextArea(x: left, y: top, width: max(x + width, other.x + other.width) - left,
+                            height: max(y + height, other.y + other.height) - top)
+        }
+
+        /// The parts to read: the regions grown, those that overlap joined (again, until none
+        /// overlaps), in reading order (top to bottom, then left to right).
+        static func areas(enclosing regions: [BoundingBox], width: Int, height: Int) -> [TextArea] {
+            var parts = regions.compactMap { TextArea(growing: $0, width: width, height: height) }
+            var joined = true
+            while joined {
+                joined = false
+                var i = 0
+                while i < parts.count {
+                    var j = i + 1
+                    while j < parts.count {
+                        if parts[i].overlaps(parts[j]) {
+                            parts[i] = parts[i].union(parts[j])
+                            parts.remove(at: j)
+                            joined = true
+                        } else {
+                            j += 1
+                        }
+                    }
+                    i += 1
+                }
+            }
+            return parts.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
         }
     }
 
