@@ -48,10 +48,10 @@ struct HostileFolderTests {
         }
     }
 
-    /// The guard against a hang is the command's own time, not a time limit on the test: under
-    /// `swift test`'s parallel run on two cores, the tests that wait for long runs of the command hold the
-    /// threads, and a time limit fired on a test that had not yet run (seen once in CI: 60 s "exceeded"
-    /// by a test that takes 0.2 s alone).
+    /// The guard against a hang is the command's own time, not a time limit on the test: in a fresh-clone
+    /// CI run the 1-minute limit fired on this test, which takes 0.2 s alone, most likely while it waited
+    /// for a thread (under `swift test`'s parallel run on two cores, the tests that wait for long runs of
+    /// the command hold the threads; not proven).
     @Test func specialFilesAreRefusedWithoutHanging() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
