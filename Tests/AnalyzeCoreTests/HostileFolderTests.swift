@@ -8,14 +8,20 @@ import Testing
 struct HostileFolderTests {
     let cli = CommandLineTests()
 
-    /// Runs the command with the given streams and waits for it.
-    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle) throws -> Process {
+    /// Runs the command with the given streams and waits for it; past `killAfter` seconds it is
+    /// terminated (its `terminationReason` is then `.uncaughtSignal`).
+    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle, killAfter seconds: TimeInterval? = nil) throws -> Process {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr
+        let started = Date()
         try process.run()
+        if let seconds {
+            while process.isRunning && Date().timeIntervalSince(started) < seconds { usleep(20_000) }
+            if process.isRunning { process.terminate() }
+        }
         process.waitUntilExit()
         return process
     }
@@ -70,19 +76,10 @@ struct HostileFolderTests {
         let stderrFile = logs.appendingPathComponent("stderr.txt")
         #expect(FileManager.default.createFile(atPath: stderrFile.path, contents: nil))
         let stderrHandle = try FileHandle(forWritingTo: stderrFile)
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = [folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderrHandle
-        let started = Date()
-        try process.run()
-        while process.isRunning && Date().timeIntervalSince(started) < 60 { usleep(20_000) }
-        let hung = process.isRunning
-        if hung { process.terminate() }
-        process.waitUntilExit()
+        let process = try run([folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path],
+                              stdout: FileHandle.nullDevice, stderr: stderrHandle, killAfter: 60)
         try stderrHandle.close()
-        #expect(!hung, "the command was still running after 60 s")
+        #expect(process.terminationReason == .exit, "the command was still running after 60 s")
         let result = (status: process.terminationStatus, stderr: String(decoding: try Data(contentsOf: stderrFile), as: UTF8.self))
         #expect(result.status == 1)
         #expect(result.stderr.contains("pipe.jpg: is a FIFO"))

@@ -70,7 +70,7 @@ public struct TextRequest: ImageRequest {
             let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
             let areas = TextArea.areas(enclosing: regions, width: image.width, height: image.height)
             // Text in parts of the photo (signs, labels) is read there, each part on its own, in
-            // reading order; a page of text, whole.
+            // reading order (no region: no part, nothing read); a page of text, whole.
             if areas.reduce(0, { $0 + $1.width * $1.height }) <= Int(Self.maximumAreaFraction * Double(image.width * image.height)) {
                 var lines: [TextObservation] = [], texts: [String] = []
                 for area in areas {
@@ -149,9 +149,7 @@ public struct TextRequest: ImageRequest {
             self.init(x: left, y: top, width: right - left, height: bottom - top)
         }
 
-        func overlaps(_ other: TextArea) -> Bool {
-            x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
-        }
+        var box: BoundingBox { BoundingBox(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 
         func union(_ other: TextArea) -> TextArea {
             let left = min(x, other.x), top = min(y, other.y)
@@ -170,7 +168,7 @@ public struct TextRequest: ImageRequest {
                 while i < parts.count {
                     var j = i + 1
                     while j < parts.count {
-                        if parts[i].overlaps(parts[j]) {
+                        if parts[i].box.overlaps(parts[j].box) {
                             parts[i] = parts[i].union(parts[j])
                             parts.remove(at: j)
                             joined = true
