@@ -49,6 +49,39 @@ struct FaceRequestTests {
         #expect(abs(face.yaw ?? 0) > 20)
     }
 
+    /// A portrait photo goes through CenterFace's 480×640 network and a landscape one through its
+    /// 640×480, so the faces of both are seen at the same scale: six astronauts (faces of about 160 px)
+    /// pasted into the 12 MP phone photo are all found, upright as it is (4000×3000) and turned to
+    /// portrait (3000×4000). Letterboxed into 640×480, the portrait photo's faces were 19 px there, and
+    /// two of the six were found.
+    @Test(arguments: [false, true])
+    func facesInAPortraitPhotoAreFoundAsInALandscapeOne(portrait: Bool) throws {
+        let path = TextGateTests.phone.appendingPathComponent("pic2/IMG_20200608_111614.jpg").path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let source = try #require(InputCollector.collect([path]).first)
+        let photo = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
+        let image = portrait ? UprightImage(pixels: try photo.pixels.oriented(.right), orientation: .up) : photo
+        #expect((image.width, image.height) == (portrait ? (3000, 4000) : (4000, 3000)))
+        let bytes = [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))
+        let side = 666
+        let astronaut = try OpenCVMat.decode(bytes).0.bgr().resized(width: side, height: side)
+        let (columns, rows) = portrait ? (2, 3) : (3, 2)
+        var places: [(x: Int, y: Int)] = []
+        for row in 0..<rows {
+            for column in 0..<columns {
+                places.append((x: 200 + column * (image.width - side - 400) / (columns - 1), y: 300 + row * (image.height - side - 600) / (rows - 1)))
+            }
+        }
+        for place in places { try image.pixels.paste(astronaut, x: place.x, y: place.y) }
+        let faces = try FaceRequest().perform(on: image, engines: WorkerEngines())
+        #expect(faces.count == 6)
+        for place in places {
+            // Each astronaut's face: about x 175–275, y 55–180 of the 512×512 picture.
+            let expected = BoundingBox(x: Double(place.x) + 175 * 1.3, y: Double(place.y) + 55 * 1.3, width: 95 * 1.3, height: 125 * 1.3)
+            #expect(faces.contains { $0.boundingBox.intersectionOverUnion(expected) > 0.5 }, "no face at \(place) in \(faces.map(\.boundingBox))")
+        }
+    }
+
     @Test func haarFallbackFindsTheAstronautWithoutLandmarks() throws {
         let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(detector: .haar)])).faces)
         let face = try #require(faces.first)

@@ -49,11 +49,12 @@ public struct FaceRequest: ImageRequest {
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [FaceObservation] {
         let threshold = minimumConfidence ?? detector.defaultMinimumConfidence
-        let faceDetector = try engines.faceDetector(detector, model: model)
+        let faceDetector = try engines.faceDetector(detector, model: model, width: image.width, height: image.height)
         let faces: [FaceDetector.Detection]
         if detector == .centerface {
-            // CenterFace sees the image at its input's size: shrunk from the smallest halving that holds it.
-            let input = FaceDetector.centerFaceInput
+            // CenterFace sees the image at its input's size (that of the image's orientation): shrunk
+            // from the smallest halving that holds it.
+            let input = FaceDetector.centerFaceInput(forWidth: image.width, height: image.height)
             let source = try image.reduction(toFit: input.width, input.height)
             faces = try faceDetector.detect(in: source, reducedFrom: (image.width, image.height), minimumConfidence: threshold)
         } else {
