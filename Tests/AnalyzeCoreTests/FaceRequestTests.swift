@@ -82,6 +82,38 @@ struct FaceRequestTests {
         }
     }
 
+    /// Faces too small for CenterFace's view of the whole photo are found by its closer look at the
+    /// photo's quarters: eight astronauts with faces of about 80 px (under 13 px in the whole 12 MP
+    /// photo's 640×480 input, where none of the eight was found) and one with a face of about 250 px
+    /// across the edge between two quarters, which is reported once, whole.
+    @Test func smallFacesInAGroupPhotoAreFoundByACloserLook() throws {
+        let path = TextGateTests.phone.appendingPathComponent("pic2/IMG_20200608_111614.jpg").path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let source = try #require(InputCollector.collect([path]).first)
+        let image = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
+        let astronaut = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))).0.bgr()
+        // The face is at about x 175–270, y 55–180 of the 512×512 picture.
+        func face(at x: Int, _ y: Int, side: Int) -> BoundingBox {
+            let k = Double(side) / 512
+            return BoundingBox(x: Double(x) + 175 * k, y: Double(y) + 55 * k, width: 95 * k, height: 125 * k)
+        }
+        try image.pixels.paste(try astronaut.resized(width: 1024, height: 1024), x: 1750, y: 1000)
+        var expected = [face(at: 1750, 1000, side: 1024)]
+        let small = try astronaut.resized(width: 358, height: 358)
+        for y in [200, 2400] {
+            for x in [200, 1100, 2000, 2900] {
+                try image.pixels.paste(small, x: x, y: y)
+                expected.append(face(at: x, y, side: 358))
+            }
+        }
+        let faces = try FaceRequest().perform(on: image, engines: WorkerEngines())
+        #expect(faces.count == 9)
+        for box in expected {
+            #expect(faces.filter { $0.boundingBox.intersectionOverUnion(box) > 0.4 }.count == 1, "\(box) in \(faces.map(\.boundingBox))")
+        }
+        #expect(faces.map(\.confidence) == faces.map(\.confidence).sorted(by: >))
+    }
+
     @Test func haarFallbackFindsTheAstronautWithoutLandmarks() throws {
         let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(detector: .haar)])).faces)
         let face = try #require(faces.first)

@@ -43,6 +43,31 @@ final class FaceDetector {
         let box: BoundingBox
         let confidence: Double
         let landmarks: FaceLandmarks?
+
+        /// The detection with its box and points mapped through a 2×3 affine matrix (row-major).
+        func mapped(through m: [Double]) -> Detection {
+            Detection(box: box.mapped(through: m), confidence: confidence, landmarks: landmarks.map { l in
+                FaceLandmarks(rightEye: l.rightEye.applying(m), leftEye: l.leftEye.applying(m), nose: l.nose.applying(m),
+                              mouthRight: l.mouthRight.applying(m), mouthLeft: l.mouthLeft.applying(m))
+            })
+        }
+    }
+
+    /// Non-maximum suppression as the shim does it (IoU over 0.3 keeps the more confident face),
+    /// best first; equal confidences in reading order.
+    static func suppressingOverlaps(_ faces: [Detection]) -> [Detection] {
+        var kept: [Detection] = []
+        for face in bestFirst(faces) where !kept.contains(where: { $0.box.intersectionOverUnion(face.box) > 0.3 }) {
+            kept.append(face)
+        }
+        return kept
+    }
+
+    /// The faces most confident first; equal confidences in reading order.
+    static func bestFirst(_ faces: [Detection]) -> [Detection] {
+        faces.sorted { a, b in
+            a.confidence != b.confidence ? a.confidence > b.confidence : (a.box.y, a.box.x) < (b.box.y, b.box.x)
+        }
     }
 
     /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first. For CenterFace, `image`
