@@ -60,6 +60,19 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 
+    /// Whether a point lies in the box (its left and top edges included, its right and bottom ones not).
+    public func contains(_ point: PixelPoint) -> Bool {
+        point.x >= x && point.x < maxX && point.y >= y && point.y < maxY
+    }
+
+    /// The share of this box's area that lies inside `other` (0–1).
+    public func fraction(inside other: BoundingBox) -> Double {
+        let w = min(maxX, other.maxX) - max(x, other.x)
+        let h = min(maxY, other.maxY) - max(y, other.y)
+        guard w > 0, h > 0, area > 0 else { return 0 }
+        return w * h / area
+    }
+
     /// Intersection over union with another box (0 when they do not overlap).
     public func intersectionOverUnion(_ other: BoundingBox) -> Double {
         let w = min(maxX, other.maxX) - max(x, other.x)

@@ -77,10 +77,11 @@ extension FaceRequest {
     /// photo's height, 125 px in a 12 MP photo) is found less and less often. When the whole image
     /// gives a candidate over ``closerLookEvidence`` that small, each quarter of the image (grown to
     /// ``tileFraction`` of each side, so that the quarters overlap) is seen at the same input size, twice
-    /// as close, and the small faces found there join the whole image's. With the corpus's group photos
-    /// pasted into phone photos so that their faces were 1/40 of a landscape photo's height, the whole
-    /// image found 54 of 162 faces and the closer look 160 (1/48: 44 and 147; 1/32: 116 and 161), with
-    /// no false face; of 128 other images (photos, scans, the corpus), two asked for it, one with faces.
+    /// as close (the quarters that hold a small candidate), and the small faces found there join the
+    /// whole image's. With the corpus's group photos pasted into phone photos so that their faces were
+    /// 1/40 of a landscape photo's height, the whole image found 54 of 162 faces and the closer look 160
+    /// (1/48: 44 and 147; 1/32: 116 and 161), with no false face; of 128 other images (photos, scans,
+    /// the corpus), one asked for it, a photo with faces.
     func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double,
                      engines: WorkerEngines) throws(AnalysisError) -> [FaceDetector.Detection] {
         let input = FaceDetector.centerFaceInput(forWidth: image.width, height: image.height)
@@ -88,23 +89,27 @@ extension FaceRequest {
         // Input pixels per image pixel: the size at which the network saw each face.
         let scale = min(Double(input.width) / Double(image.width), Double(input.height) / Double(image.height))
         let candidates = try detector.detect(in: source, reducedFrom: (image.width, image.height),
-                                             minimumConfidence: min(threshold, Self.closerLookEvidence))
+                                             minimumConfidence: min(threshold, Self.closerLookCandidate))
         // Non-maximum suppression keeps the best of each group, so the faces over the threshold are
         // those a run at the threshold itself gives.
         let whole = candidates.filter { $0.confidence > threshold }
-        let small = candidates.contains { $0.confidence > Self.closerLookEvidence && $0.box.height * scale < Self.smallFaceSide }
-        guard small else { return whole }
+        let small = candidates.filter { $0.box.height * scale < Self.smallFaceSide }
+        guard small.contains(where: { $0.confidence > Self.closerLookEvidence }) else { return whole }
         let tileWidth = Int((Double(image.width) * Self.tileFraction).rounded()), tileHeight = Int((Double(image.height) * Self.tileFraction).rounded())
         var closer: [FaceDetector.Detection] = []
         for (x, y) in [(0, 0), (image.width - tileWidth, 0), (0, image.height - tileHeight), (image.width - tileWidth, image.height - tileHeight)] {
+            // Only the quarters that hold a small candidate: on the group photos, the same faces for
+            // half the forwards.
+            let quarter = BoundingBox(x: Double(x), y: Double(y), width: Double(tileWidth), height: Double(tileHeight))
+            guard small.contains(where: { $0.confidence > Self.closerLookCandidate && quarter.contains($0.box.center) }) else { continue }
             let tile = try image.pixels.cropped(x: x, y: y, width: tileWidth, height: tileHeight)
             let tileDetector = try engines.faceDetector(.centerface, model: model, width: tileWidth, height: tileHeight)
             for face in try tileDetector.detect(in: tile, minimumConfidence: threshold) {
                 let moved = face.mapped(through: Affine.translation(x: Double(x), y: Double(y)))
-                // Only the faces the whole image was too small to show: a large face cut by a tile's
-                // edge is not taken again in part.
+                // Only the faces the whole image was too small to show, and not a part of one it showed
+                // (a large face cut by a tile's edge); a small face beside a large one is kept.
                 guard moved.box.height * scale < Self.closerLookLargestSide,
-                      !whole.contains(where: { $0.box.overlaps(moved.box) }) else { continue }
+                      !whole.contains(where: { moved.box.fraction(inside: $0.box) > 0.5 }) else { continue }
                 closer.append(moved)
             }
         }
@@ -113,6 +118,8 @@ extension FaceRequest {
 
     /// A whole-image candidate scoring over this that is smaller than ``smallFaceSide`` asks for a closer look.
     static let closerLookEvidence = 0.3
+    /// The closer look reads the quarters that hold the centre of a small candidate scoring over this.
+    static let closerLookCandidate = 0.2
     /// The height (network input pixels) under which the whole image's faces are found less and less often.
     static let smallFaceSide = 24.0
     /// The closer look keeps faces under this height in the whole image's input pixels.
