@@ -70,7 +70,7 @@ public struct FaceRequest: ImageRequest {
 
 extension FaceRequest {
     /// CenterFace on the whole image and, where that shows small faces it cannot be sure of, a closer
-    /// look at it in four overlapping tiles.
+    /// look at the overlapping quarters that hold them.
     ///
     /// The network sees the whole image at its input's size (that of the image's orientation), shrunk
     /// from the smallest halving that holds it: a face under about 20 px there (1/24 of a landscape
@@ -94,8 +94,8 @@ extension FaceRequest {
         // those a run at the threshold itself gives.
         let whole = candidates.filter { $0.confidence > threshold }
         let small = candidates.filter { $0.box.height * scale < Self.smallFaceSide }
-        guard small.contains(where: { $0.confidence > Self.closerLookEvidence }) else { return whole }
         let tileWidth = Int((Double(image.width) * Self.tileFraction).rounded()), tileHeight = Int((Double(image.height) * Self.tileFraction).rounded())
+        guard small.contains(where: { $0.confidence > Self.closerLookEvidence }), min(tileWidth, tileHeight) >= Self.smallestTileSide else { return whole }
         var closer: [FaceDetector.Detection] = []
         for (x, y) in [(0, 0), (image.width - tileWidth, 0), (0, image.height - tileHeight), (image.width - tileWidth, image.height - tileHeight)] {
             // Only the quarters that hold a small candidate: on the group photos, the same faces for
@@ -126,6 +126,8 @@ extension FaceRequest {
     static let closerLookLargestSide = 32.0
     /// Each tile's share of the image's width and height (the four overlap by a tenth of each side).
     static let tileFraction = 0.55
+    /// An image whose quarters would be narrower than this is only seen whole (it is already enlarged).
+    static let smallestTileSide = 32
 }
 
 extension ObservationKind {
