@@ -53,11 +53,14 @@ final class FaceDetector {
         }
     }
 
-    /// Non-maximum suppression as the shim does it (IoU over 0.3 keeps the more confident face),
-    /// best first; equal confidences in reading order.
+    /// The overlap (IoU) over which two faces are one: the shim's non-maximum suppression uses the same.
+    static let maximumOverlap = 0.3
+
+    /// Non-maximum suppression as the shim does it (IoU over ``maximumOverlap`` keeps the more
+    /// confident face), best first; equal confidences in reading order.
     static func suppressingOverlaps(_ faces: [Detection]) -> [Detection] {
         var kept: [Detection] = []
-        for face in bestFirst(faces) where !kept.contains(where: { $0.box.intersectionOverUnion(face.box) > 0.3 }) {
+        for face in bestFirst(faces) where !kept.contains(where: { $0.box.intersectionOverUnion(face.box) > maximumOverlap }) {
             kept.append(face)
         }
         return kept

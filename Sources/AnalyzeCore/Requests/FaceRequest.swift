@@ -52,7 +52,7 @@ public struct FaceRequest: ImageRequest {
         let faceDetector = try engines.faceDetector(detector, model: model, width: image.width, height: image.height)
         let faces: [FaceDetector.Detection]
         if detector == .centerface {
-            faces = try centerFaces(in: image, detector: faceDetector, threshold: threshold, engines: engines)
+            faces = try centerFaces(in: image, detector: faceDetector, threshold: threshold)
         } else {
             faces = try faceDetector.detect(in: image.pixels, minimumConfidence: threshold)
         }
@@ -82,8 +82,9 @@ extension FaceRequest {
     /// 1/40 of a landscape photo's height, the whole image found 54 of 162 faces and the closer look 160
     /// (1/48: 44 and 147; 1/32: 116 and 161), with no false face; of 128 other images (photos, scans,
     /// the corpus), one asked for it, a photo with faces.
-    func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double,
-                     engines: WorkerEngines) throws(AnalysisError) -> [FaceDetector.Detection] {
+    /// `detector` is the network of the image's orientation, which its quarters share (each keeps
+    /// the image's proportions).
+    func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double) throws(AnalysisError) -> [FaceDetector.Detection] {
         let input = FaceDetector.centerFaceInput(forWidth: image.width, height: image.height)
         let source = try image.reduction(toFit: input.width, input.height)
         // Input pixels per image pixel: the size at which the network saw each face.
@@ -103,8 +104,7 @@ extension FaceRequest {
             let quarter = BoundingBox(x: Double(x), y: Double(y), width: Double(tileWidth), height: Double(tileHeight))
             guard small.contains(where: { $0.confidence > Self.closerLookCandidate && quarter.contains($0.box.center) }) else { continue }
             let tile = try image.pixels.cropped(x: x, y: y, width: tileWidth, height: tileHeight)
-            let tileDetector = try engines.faceDetector(.centerface, model: model, width: tileWidth, height: tileHeight)
-            for face in try tileDetector.detect(in: tile, minimumConfidence: threshold) {
+            for face in try detector.detect(in: tile, minimumConfidence: threshold) {
                 let moved = face.mapped(through: Affine.translation(x: Double(x), y: Double(y)))
                 // Only the faces the whole image was too small to show, and not a part of one it showed
                 // (a large face cut by a tile's edge); a small face beside a large one is kept.
