@@ -49,8 +49,8 @@ struct FaceRequestTests {
         #expect(abs(face.yaw ?? 0) > 20)
     }
 
-    /// A portrait photo goes through CenterFace's 480×640 network and a landscape one through its
-    /// 640×480, so the faces of both are seen at the same scale: six astronauts (faces of about 160 px)
+    /// A portrait photo is fitted into CenterFace's input as 480×640 and a landscape one as 640×480, so
+    /// the faces of both are seen at the same scale: six astronauts (faces of about 160 px)
     /// pasted into the 12 MP phone photo are all found, upright as it is (4000×3000) and turned to
     /// portrait (3000×4000). Letterboxed into 640×480, the portrait photo's faces were 19 px there, and
     /// two of the six were found.
@@ -79,6 +79,28 @@ struct FaceRequestTests {
             // Each astronaut's face: about x 175–275, y 55–180 of the 512×512 picture.
             let expected = BoundingBox(x: Double(place.x) + 175 * 1.3, y: Double(place.y) + 55 * 1.3, width: 95 * 1.3, height: 125 * 1.3)
             #expect(faces.contains { $0.boundingBox.intersectionOverUnion(expected) > 0.5 }, "no face at \(place) in \(faces.map(\.boundingBox))")
+        }
+    }
+
+    /// One worker's CenterFace network reads images of every shape (its input cut to each image) and
+    /// gives what a fresh network gives: OpenCV 4.6 with layer fusion gave wrong boxes once a network's
+    /// input size changed (MODELS.md pitfall 1), so the order of a folder's images would change faces.
+    @Test func oneNetworkReadsImagesOfEveryShapeAsAFreshOneDoes() throws {
+        let bytes = [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))
+        let astronaut = try OpenCVMat.decode(bytes).0.bgr()
+        let coffee = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))).0.bgr()
+        let wide = try coffee.resized(width: 1600, height: 500), tall = try coffee.resized(width: 500, height: 1200)
+        try wide.paste(astronaut.resized(width: 400, height: 400), x: 900, y: 50)
+        try tall.paste(astronaut.resized(width: 400, height: 400), x: 50, y: 600)
+        let images = [astronaut, wide, tall, astronaut, wide].map { UprightImage(pixels: $0, orientation: .up) }
+        #expect(images.map { FaceDetector.centerFaceInput(forWidth: $0.width, height: $0.height) }.map { [$0.width, $0.height] }
+            == [[480, 480], [640, 224], [288, 640], [480, 480], [640, 224]])
+        let shared = WorkerEngines()
+        for image in images {
+            let faces = try FaceRequest().perform(on: image, engines: shared)
+            let fresh = try FaceRequest().perform(on: image, engines: WorkerEngines())
+            #expect(faces.count == 1, "\(image.width)x\(image.height)")
+            #expect(faces.map(\.boundingBox) == fresh.map(\.boundingBox) && faces.map(\.confidence) == fresh.map(\.confidence))
         }
     }
 

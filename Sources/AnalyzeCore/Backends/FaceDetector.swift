@@ -1,30 +1,45 @@
 internal import COpenCVShim
 
 /// Owns an OpenCV face detector (`aocv_centerface_create` or `aocv_haar_create`). A DNN net is
-/// not thread-safe and must keep one input size, so each worker thread owns one detector.
+/// not thread-safe, so each worker thread owns one detector; CenterFace's network takes any input size.
 final class FaceDetector {
     private let handle: OpaquePointer
     let kind: FaceDetectorKind
 
-    /// CenterFace's fixed network input (multiples of 32) for an image of this size: 640×480 for
-    /// landscape (and square) images, 480×640 for portrait ones. An OpenCV 4.6 network keeps the
-    /// input size it was given, so each orientation has its own network in the worker that meets it.
-    /// A portrait photo letterboxed into 640×480 is seen at three quarters of the scale: with a group
-    /// photo pasted into portrait photos so that its faces were 1/40 of the height, 640×480 found 43 of
-    /// 108 faces and 480×640 88 (at 1/50: 30 and 66; at 1/25: 99 and 108), with no false face.
-    static func centerFaceInput(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
+    /// The box CenterFace's input fits an image into: 640×480 for a landscape (or square) image,
+    /// 480×640 for a portrait one. A portrait photo fitted into 640×480 is seen at three quarters of the
+    /// scale: with a group photo pasted into portrait photos so that its faces were 1/40 of the height,
+    /// 640×480 found 43 of 108 faces and 480×640 88 (at 1/50: 30 and 66; at 1/25: 99 and 108), with no
+    /// false face.
+    static func centerFaceBounds(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
         width >= height ? (width: 640, height: 480) : (width: 480, height: 640)
     }
 
-    /// `input`: CenterFace's network input (``centerFaceInput(forWidth:height:)``); unused for Haar.
-    init(kind: FaceDetectorKind, model: ModelIdentity?, input: (width: Int, height: Int), models: ModelLocator) throws(AnalysisError) {
+    /// CenterFace's input for an image of this size: the image fitted into
+    /// ``centerFaceBounds(forWidth:height:)``, each side rounded up to a multiple of 32 (the network's
+    /// stride), so that the canvas holds the image and at most 31 rows or columns of padding. A 16:9 photo
+    /// is read at 640×384, a 156×56 barcode at 640×256, a square at 480×480: the cost of a forward follows
+    /// the canvas's area (640×352: 66 ms against 90 at 640×480), and the image is seen at the same scale as
+    /// in the whole box.
+    static func centerFaceInput(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
+        let bounds = centerFaceBounds(forWidth: width, height: height)
+        guard width > 0, height > 0 else { return bounds }
+        let scale = min(Double(bounds.width) / Double(width), Double(bounds.height) / Double(height))
+        func side(_ length: Int, _ limit: Int) -> Int {
+            let fitted = min(Double(limit), (Double(length) * scale).rounded())
+            return min(limit, max(32, Int((fitted / 32).rounded(.up)) * 32))
+        }
+        return (width: side(width, bounds.width), height: side(height, bounds.height))
+    }
+
+    init(kind: FaceDetectorKind, model: ModelIdentity?, models: ModelLocator) throws(AnalysisError) {
         var status = aocv_status()
         let created: OpaquePointer?
         switch kind {
         case .centerface:
             guard let model else { throw AnalysisError(.engineUnavailable, "CenterFace needs a model") }
             let path = try models.path(of: model)
-            created = aocv_centerface_create(path, Int32(input.width), Int32(input.height), &status)
+            created = aocv_centerface_create(path, &status)
         case .haar:
             let path = try ModelLocator.packaged(ModelLocator.haarCascadePath, package: "opencv-data")
             created = aocv_haar_create(path, &status)
@@ -73,17 +88,18 @@ final class FaceDetector {
         }
     }
 
-    /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first. For CenterFace, `image`
-    /// may be a reduction (at least the network's input) of an image of `original` size; faces are
-    /// then in the original's pixels.
+    /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first. CenterFace reads it at
+    /// ``centerFaceInput(forWidth:height:)`` of the image (of `original`, when `image` is a reduction of
+    /// an image of that size, at least the input in size; faces are then in the original's pixels).
     func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil,
                 minimumConfidence: Double) throws(AnalysisError) -> [Detection] {
+        let input = Self.centerFaceInput(forWidth: original?.width ?? image.width, height: original?.height ?? image.height)
         var faces = [aocv_face](repeating: aocv_face(), count: 256)
         var status = aocv_status()
         let count = faces.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
             return aocv_detect_faces(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0),
-                                     minimumConfidence, base, Int32(buffer.count), &status)
+                                     Int32(input.width), Int32(input.height), minimumConfidence, base, Int32(buffer.count), &status)
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "face detection failed: " + OpenCVMat.message(of: &status)) }
         return faces.prefix(Int(count)).map { f in
@@ -99,13 +115,12 @@ final class FaceDetector {
 }
 
 extension WorkerEngines {
-    /// The worker's face detector of `kind` (CenterFace with `model`, or the Haar cascade) for an
-    /// image of this size: CenterFace's network of the image's orientation.
-    func faceDetector(_ kind: FaceDetectorKind, model: ModelIdentity?, width: Int, height: Int) throws(AnalysisError) -> FaceDetector {
-        struct Configuration: Hashable { let kind: FaceDetectorKind; let model: ModelIdentity?; let inputWidth, inputHeight: Int }
-        let input = kind == .centerface ? FaceDetector.centerFaceInput(forWidth: width, height: height) : (width: 0, height: 0)
-        return try engine(FaceDetector.self, for: Configuration(kind: kind, model: model, inputWidth: input.width, inputHeight: input.height)) {
-            () throws(AnalysisError) in try FaceDetector(kind: kind, model: model, input: input, models: models)
+    /// The worker's face detector of `kind` (CenterFace with `model`, or the Haar cascade): one network
+    /// for images of every size.
+    func faceDetector(_ kind: FaceDetectorKind, model: ModelIdentity?) throws(AnalysisError) -> FaceDetector {
+        struct Configuration: Hashable { let kind: FaceDetectorKind; let model: ModelIdentity? }
+        return try engine(FaceDetector.self, for: Configuration(kind: kind, model: model)) {
+            () throws(AnalysisError) in try FaceDetector(kind: kind, model: model, models: models)
         }
     }
 }

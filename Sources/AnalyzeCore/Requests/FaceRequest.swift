@@ -49,7 +49,7 @@ public struct FaceRequest: ImageRequest {
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [FaceObservation] {
         let threshold = minimumConfidence ?? detector.defaultMinimumConfidence
-        let faceDetector = try engines.faceDetector(detector, model: model, width: image.width, height: image.height)
+        let faceDetector = try engines.faceDetector(detector, model: model)
         let faces: [FaceDetector.Detection]
         if detector == .centerface {
             faces = try centerFaces(in: image, detector: faceDetector, threshold: threshold)
@@ -72,7 +72,7 @@ extension FaceRequest {
     /// CenterFace on the whole image and, where that shows small faces it cannot be sure of, a closer
     /// look at the overlapping quarters that hold them.
     ///
-    /// The network sees the whole image at its input's size (that of the image's orientation), shrunk
+    /// The network sees the whole image fitted into its input (``FaceDetector/centerFaceInput(forWidth:height:)``), shrunk
     /// from the smallest halving that holds it: a face under about 20 px there (1/24 of a landscape
     /// photo's height, 125 px in a 12 MP photo) is found less and less often. When the whole image
     /// gives a candidate over ``closerLookEvidence`` that small, each quarter of the image (grown to
@@ -82,13 +82,12 @@ extension FaceRequest {
     /// 1/40 of a landscape photo's height, the whole image found 54 of 162 faces and the closer look 160
     /// (1/48: 44 and 147; 1/32: 116 and 161), with no false face; of 128 other images (photos, scans,
     /// the corpus), one asked for it, a photo with faces.
-    /// `detector` is the network of the image's orientation, which its quarters share (each keeps
-    /// the image's proportions).
     func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double) throws(AnalysisError) -> [FaceDetector.Detection] {
         let input = FaceDetector.centerFaceInput(forWidth: image.width, height: image.height)
         let source = try image.reduction(toFit: input.width, input.height)
         // Input pixels per image pixel: the size at which the network saw each face.
-        let scale = min(Double(input.width) / Double(image.width), Double(input.height) / Double(image.height))
+        let bounds = FaceDetector.centerFaceBounds(forWidth: image.width, height: image.height)
+        let scale = min(Double(bounds.width) / Double(image.width), Double(bounds.height) / Double(image.height))
         let candidates = try detector.detect(in: source, reducedFrom: (image.width, image.height),
                                              minimumConfidence: min(threshold, Self.closerLookCandidate))
         // Non-maximum suppression keeps the best of each group, so the faces over the threshold are

@@ -84,10 +84,11 @@ typedef struct aocv_face {
 
 typedef struct aocv_face_detector aocv_face_detector;
 
-/// Loads CenterFace ONNX (cv::dnn::readNetFromONNX) with one FIXED input size (multiples of 32;
-/// e.g. 640x480): images are letterboxed/scaled into it. One detector per thread.
-aocv_face_detector *_Nullable aocv_centerface_create(const char *onnx_path, int input_width,
-                                                     int input_height, aocv_status *status);
+/// Loads CenterFace ONNX (cv::dnn::readNetFromONNX) without OpenCV's layer fusion, so that one network
+/// takes any input size (with fusion, OpenCV 4.6 gives wrong outputs once a network's input size changes:
+/// MODELS.md pitfall 1; without it the outputs are those of a fresh network, in the same time). Each
+/// call to aocv_detect_faces names its input size. One detector per thread.
+aocv_face_detector *_Nullable aocv_centerface_create(const char *onnx_path, aocv_status *status);
 /// Loads an OpenCV Haar cascade XML (fallback detector, no landmarks: landmarks set to NAN).
 /// Its confidence is the detectMultiScale3 level weight w squashed by 1/(1+exp(-(w-2)/1.5))
 /// (weight 2 → 0.5); the cascade runs on at most 640 px, min face 2% of the shorter side.
@@ -96,11 +97,13 @@ void aocv_face_detector_free(aocv_face_detector *_Nullable detector);
 
 /// Detects faces in a BGR image; returns the count (<= capacity), sorted by confidence desc,
 /// or -1 with status. `threshold` is the minimum confidence (0.5 is a good default for both;
-/// CenterFace never reports below 0.05, its heatmap noise floor). For CenterFace, `image` may be a
-/// reduction of an image of `original_width` × `original_height` (0, 0: the image itself), at least
-/// the network's input in size: it is letterboxed as the original would be, and faces are in the original.
+/// CenterFace never reports below 0.05, its heatmap noise floor). For CenterFace, the network's input is
+/// `input_width` × `input_height` (positive multiples of 32; the Haar cascade ignores them), and `image`
+/// may be a reduction of an image of `original_width` × `original_height` (0, 0: the image itself), at
+/// least the fitted size: it is letterboxed as the original would be, and faces are in the original.
 int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *image, int original_width, int original_height,
-                      double threshold, aocv_face *out, int capacity, aocv_status *status);
+                      int input_width, int input_height, double threshold, aocv_face *out, int capacity,
+                      aocv_status *status);
 
 /// An axis-aligned box in pixels.
 typedef struct aocv_box {
