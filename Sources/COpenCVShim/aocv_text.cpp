@@ -7,37 +7,36 @@
 #include <string>
 #include <vector>
 
-/// One detector, owned by one thread (a cv::dnn::Net is not thread-safe), always fed exactly `input`
-/// (MODELS.md pitfall 1).
+/// One detector, owned by one thread (a cv::dnn::Net is not thread-safe). It runs without layer fusion,
+/// so that it takes any input size (MODELS.md pitfall 1: fused, a 4.6 network's outputs are wrong once
+/// its input size changes); the convolutions' scalar scales and shifts are folded into their weights by
+/// scripts/fetch-models instead, which is what fusion saved (151 against 159 ms a forward at 672x512).
 struct aocv_text_detector {
     cv::dnn::Net net;
-    cv::Size input;
 };
 
 namespace {
 /// The probability map for a letterboxed canvas: PaddleOCR's preprocessing (BGR, /255, minus the
-/// ImageNet mean, divided by its standard deviation), one forward, the [H,W] output.
+/// ImageNet mean, divided by its standard deviation), one forward, the [1,1,H,W] output as [H,W].
 cv::Mat probabilities(aocv_text_detector &d, const cv::Mat &canvas) {
     cv::Mat f;
     canvas.convertTo(f, CV_32FC3, 1.0 / 255);
     cv::subtract(f, cv::Scalar(0.485, 0.456, 0.406), f);
     cv::multiply(f, cv::Scalar(1 / 0.229, 1 / 0.224, 1 / 0.225), f);
-    d.net.setInput(cv::dnn::blobFromImage(f, 1.0, d.input, cv::Scalar(), /*swapRB*/ false, false));
+    d.net.setInput(cv::dnn::blobFromImage(f, 1.0, canvas.size(), cv::Scalar(), /*swapRB*/ false, false));
     cv::Mat out = d.net.forward();
-    if (out.total() != (size_t)d.input.area()) throw std::runtime_error("the text detector's output is not one value per input pixel");
-    return out.reshape(1, d.input.height);
+    if (out.total() != canvas.total()) throw std::runtime_error("the text detector's output is not one value per input pixel");
+    return cv::Mat(canvas.rows, canvas.cols, CV_32F, out.ptr<float>()).clone();
 }
 }  // namespace
 
-extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, int input_width, int input_height, aocv_status *status) {
+extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, aocv_status *status) {
     return aocv_guard<aocv_text_detector *>(status, nullptr, [&]() -> aocv_text_detector * {
-        if (input_width % 32 || input_height % 32 || input_width <= 0 || input_height <= 0)
-            throw std::runtime_error("the text detector's input must be a positive multiple of 32 on both sides");
         auto d = std::make_unique<aocv_text_detector>();
         d->net = cv::dnn::readNetFromONNX(onnx_path);
         d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        d->input = cv::Size(input_width, input_height);
+        d->net.enableFusion(false);
         // No trial forward here: it cost a whole forward (about 200 ms) per worker, and the model is
         // taken by its SHA-256 (a file of another size is never loaded); every forward checks that the
         // output is one value per input pixel.
@@ -49,11 +48,13 @@ extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, 
 extern "C" void aocv_text_detector_free(aocv_text_detector *detector) { delete detector; }
 
 extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
-                                        double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status) {
+                                        int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         if (image->m.empty()) throw std::runtime_error("text regions: the image is empty");
+        if (input_width < 32 || input_height < 32 || input_width % 32 || input_height % 32 || input_width > 4096 || input_height > 4096)
+            throw std::runtime_error("text regions: the detector's input must be multiples of 32 from 32 to 4096");
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : image->m.size();
-        const aocv_letterboxed lb = aocv_letterbox(image->m, detector->input, cv::Scalar(), original);
+        const aocv_letterboxed lb = aocv_letterbox(image->m, cv::Size(input_width, input_height), cv::Scalar(), original);
         const cv::Mat prob = probabilities(*detector, lb.canvas);
         cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
         // Small print (capitals of 3-4 map pixels: 20 px in a 12 MP photo) comes out of the network as

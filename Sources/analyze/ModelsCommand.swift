@@ -23,7 +23,7 @@ struct ModelsCommand: ParsableCommand {
             }
         }
         // Models a request uses when present (it runs without them, slower).
-        let optional: [(use: String, model: ModelIdentity)] = TextRequest.ppocrDetector.all.map { ("text (--text-gate auto)", $0) }
+        let optional: [(use: String, model: ModelIdentity)] = [("text (--text-gate auto)", TextRequest.ppocrDetector.identity)]
         for (use, model) in optional {
             if let path = try? locator.path(of: model) {
                 print("\(use): \(model.name) present: \(path)")

@@ -144,6 +144,39 @@ struct TextGateTests {
         }
     }
 
+    /// Each photo's shape gets the canvas of at most 672×512 pixels that shows it largest, and one
+    /// worker's network reads them all as a fresh one does.
+    @Test func eachPhotoShapeIsSeenAsLargeAsTheDetectorsInputAllows() throws {
+        let shapes = [(4000, 3000), (3000, 4000), (4352, 2448), (4272, 2848), (2560, 3840)]
+        let inputs = shapes.map { TextDetectorModel.input(forWidth: $0.0, height: $0.1) }
+        #expect(inputs.map { [$0.width, $0.height] } == [[672, 512], [512, 672], [768, 448], [704, 480], [480, 704]])
+        #expect(inputs.allSatisfy { $0.width * $0.height <= 672 * 512 && $0.width % 32 == 0 && $0.height % 32 == 0 })
+        let landscape = try photoWithPage(scale: 1.5, x: 1000, y: 1000)
+        let portrait = UprightImage(pixels: try landscape.pixels.oriented(.right), orientation: .up)
+        let shared = try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector)
+        for image in [landscape, portrait, landscape] {
+            let regions = try shared.regions(in: image.pixels)
+            #expect(!regions.isEmpty)
+            #expect(regions == (try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector).regions(in: image.pixels)))
+        }
+    }
+
+    /// 18-px capitals in a 16:9 photo (4352×2448): its 768×448 canvas shows them 14% larger than a
+    /// 672×512 letterbox did (with a black band under the photo), where none of the three lines was
+    /// found; all three are read.
+    @Test func smallPrintInAWidePhotoIsRead() throws {
+        let path = Self.phone.deletingLastPathComponent().appendingPathComponent("lomiri/Bridge_by_Sander_Klootwijk.jpg").path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let source = try #require(InputCollector.collect([path]).first)
+        let image = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
+        #expect((image.width, image.height) == (4352, 2448))
+        let page = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))).0
+        try image.pixels.paste(try page.bgr().resized(width: 900, height: 198), x: 100, y: 300)
+        let lines = try gated.perform(on: image, engines: WorkerEngines()).lines.map(\.string)
+        #expect(lines == ["The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
+                          "Invoice 2026-0042 total 1234.56 EUR"], "\(lines)")
+    }
+
     /// Small print (20-px capitals) elsewhere in the photo: the detector, at a sixth of the photo's size,
     /// finds only fragments of its lines. Before its map was closed and the area read grown around
     /// them, nothing was read in the first of these places and only parts of lines in the others
@@ -176,7 +209,7 @@ struct TextGateTests {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let (page0, _) = try OpenCVMat.decode(bytes)
         try image.pixels.paste(try page0.bgr().resized(width: 1500, height: 330), x: 2400, y: 2600)
-        let regions = try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector, width: image.width, height: image.height)
+        let regions = try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector)
             .regions(in: image.pixels)
         let areas = TextRequest.TextArea.areas(enclosing: regions, width: image.width, height: image.height)
         #expect(areas.count == 2)
@@ -202,8 +235,8 @@ struct TextGateTests {
                                              "Invoice 2026-0042 total 1234.56 EUR"], "\(page.fullText)")
     }
 
-    /// A portrait photo (the phone photo turned upright, 3000x4000) goes through the 512x672 file.
-    /// With 20-px capitals it finds part of the line (the square 640x640 file of analyze 0.3 found
+    /// A portrait photo (the phone photo turned upright, 3000x4000) is read by the detector at 512x672.
+    /// With 20-px capitals it finds part of the line (the square 640x640 input of analyze 0.3 found
     /// none of it); from 25 px the whole page.
     @Test(arguments: [1.25, 1.5])
     func aSmallLineOfTextInAPortraitPhotoIsStillRead(scale: Double) throws {
@@ -225,7 +258,7 @@ struct TextGateTests {
     @Test func aPhotoWithoutTextGivesNoRegionAndNoText() throws {
         for name in ["pic2/IMG_20200608_111614.jpg", "pic2/IMG_20200124_231153.jpg"] {
             let image = try photo(name)
-            #expect(try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector, width: image.width, height: image.height)
+            #expect(try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector)
                 .regions(in: image.pixels).isEmpty, "\(name)")
             let page = try gated.perform(on: image, engines: WorkerEngines())
             #expect(page.lines.isEmpty && page.fullText.isEmpty)
@@ -271,24 +304,23 @@ struct TextGateSettingTests {
     }
 
     @Test func autoUsesTheDetectorWhereItsFilesAreAndReadsWholeWhereTheyAreNot() throws {
-        let auto = TextRequest(textDetector: TextGate.auto.detector.models, detectorIsOptional: TextGate.auto.detector.isOptional)
+        let auto = TextRequest(textDetector: TextGate.auto.detector.model, detectorIsOptional: TextGate.auto.detector.isOptional)
         // Where the files are (scripts/fetch-models, which scripts/test runs): the detector.
         #expect(try planned(auto, models: .standard)?.textDetector == TextRequest.ppocrDetector)
         // Where they are not, or one has other contents: text still runs, every image read whole.
         #expect(try planned(auto, models: ModelLocator(directories: ["/nonexistent"])).map { $0.textDetector == nil } == true)
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for model in TextRequest.ppocrDetector.all {
-            try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
-        }
+        let model = TextRequest.ppocrDetector.identity
+        try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
         #expect(try planned(auto, models: ModelLocator(directories: [folder.path]))?.textDetector == TextRequest.ppocrDetector)
-        try Data("not a network".utf8).write(to: folder.appendingPathComponent(TextRequest.ppocrDetector.portrait.name))
+        try Data("not a network".utf8).write(to: folder.appendingPathComponent(model.name))
         #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
 
         // --text-gate on: the files must be there; off: no detector.
-        let on = TextRequest(textDetector: TextGate.on.detector.models, detectorIsOptional: TextGate.on.detector.isOptional)
+        let on = TextRequest(textDetector: TextGate.on.detector.model, detectorIsOptional: TextGate.on.detector.isOptional)
         #expect(throws: AnalysisError.self) { _ = try planned(on, models: ModelLocator(directories: [folder.path])) }
-        #expect(TextGate.off.detector.models == nil)
+        #expect(TextGate.off.detector.model == nil)
 
         // The setting is not part of the request's encoding (the options hash --resume compares): only
         // the detector it resolved to is.

@@ -17,29 +17,29 @@ public struct TextRequest: ImageRequest {
     /// The text detector that decides, on a colour image of more than ``gatePixels``, whether there is
     /// any text to read: where it finds none, Tesseract is not run (on a photo without text its
     /// layout analysis alone costs seconds). nil: every image is read whole.
-    public var textDetector: TextDetectorModels?
+    public var textDetector: TextDetectorModel?
     /// Whether the request runs without ``textDetector`` when its files are missing or damaged
     /// (`--text-gate auto`): ``resolvingOptionalModels(with:)`` decides, for a run that performs the
     /// request. Not part of the options hash: after resolution only ``textDetector`` matters.
     public var detectorIsOptional = false
 
-    /// PP-OCRv4's DB detector (``TextDetectorModels/ppocrV4``).
-    public static let ppocrDetector = TextDetectorModels.ppocrV4
+    /// PP-OCRv4's DB detector (``TextDetectorModel/ppocrV4``).
+    public static let ppocrDetector = TextDetectorModel.ppocrV4
 
     /// Images of at most this many pixels are always read whole: Tesseract on them costs about what
     /// the detector does or less (measured: 100-150 ms on the corpus's 1800×1200 photos, 80 ms on
     /// 0.5 MP ones, against 200 ms for the detector; 520 ms on 12 MP phone photos).
     public static let gatePixels = 4_000_000
 
-    public var models: [ModelIdentity] { textDetector?.all ?? [] }
+    public var models: [ModelIdentity] { textDetector.map { [$0.identity] } ?? [] }
 
-    /// Without the detector when it is optional and its files are not all there (each checked by its
-    /// SHA-256, as when it loads); as it is otherwise.
+    /// Without the detector when it is optional and its file is not there (checked by its SHA-256, as
+    /// when it loads); as it is otherwise.
     public func resolvingOptionalModels(with models: ModelLocator) -> TextRequest {
         guard detectorIsOptional, let textDetector else { return self }
         var resolved = self
         resolved.detectorIsOptional = false
-        if !textDetector.all.allSatisfy(models.contains) { resolved.textDetector = nil }
+        if !models.contains(textDetector.identity) { resolved.textDetector = nil }
         return resolved
     }
 
@@ -50,7 +50,7 @@ public struct TextRequest: ImageRequest {
     public init() { self.init(languages: "eng") }
 
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: TextDetectorModels? = nil, detectorIsOptional: Bool = false) {
+                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false) {
         self.languages = languages
         self.detectsPageRotation = detectsPageRotation
         self.textDetector = textDetector
@@ -65,8 +65,9 @@ public struct TextRequest: ImageRequest {
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
-            let detector = try engines.textRegionDetector(textDetector, width: image.width, height: image.height)
-            let source = try image.reduction(toFit: detector.input.width, detector.input.height)
+            let detector = try engines.textRegionDetector(textDetector)
+            let input = TextDetectorModel.input(forWidth: image.width, height: image.height)
+            let source = try image.reduction(toFit: input.width, input.height)
             let regions = try detector.regions(in: source, reducedFrom: (image.width, image.height))
             let areas = TextArea.areas(enclosing: regions, width: image.width, height: image.height)
             // Text in parts of the photo (signs, labels) is read there, each part on its own, in
@@ -254,7 +255,7 @@ public enum TextGate: String, Sendable, CaseIterable {
     /// A text request's detector under this setting, and whether the request may run without it (auto:
     /// decided by ``TextRequest/resolvingOptionalModels(with:)`` when a run performs the request, so a
     /// run without text never reads the detector's files).
-    public var detector: (models: TextDetectorModels?, isOptional: Bool) {
+    public var detector: (model: TextDetectorModel?, isOptional: Bool) {
         switch self {
         case .auto: (TextRequest.ppocrDetector, true)
         case .on: (TextRequest.ppocrDetector, false)

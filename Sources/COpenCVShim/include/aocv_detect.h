@@ -125,22 +125,21 @@ int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *out, int capa
 /// A copy of the part of `mat` inside the box (clipped to the image).
 aocv_mat *_Nullable aocv_crop(const aocv_mat *mat, int x, int y, int width, int height, aocv_status *status);
 
-/// PP-OCRv4's DB text detector (an ONNX file patched for OpenCV 4.6: input fixed to 1x3xHxW, output
-/// reshaped to [H,W]); one per thread. `input_width`/`input_height` are the file's fixed size.
+/// PP-OCRv4's DB text detector (an ONNX file patched for OpenCV 4.6 by scripts/fetch-models), run without
+/// layer fusion so that one network takes any input size; one per thread.
 typedef struct aocv_text_detector aocv_text_detector;
-aocv_text_detector *_Nullable aocv_text_detector_create(const char *onnx_path, int input_width, int input_height,
-                                                        aocv_status *status);
+aocv_text_detector *_Nullable aocv_text_detector_create(const char *onnx_path, aocv_status *status);
 void aocv_text_detector_free(aocv_text_detector *_Nullable detector);
 
 /// Where text is (like VNDetectTextRectanglesRequest, without the characters): `image` (gray or BGR)
-/// letterboxed into the detector's input (black padding, ignored), PaddleOCR's normalisation, one forward; the
+/// letterboxed into an `input_width` × `input_height` input (multiples of 32; black padding, ignored), PaddleOCR's normalisation, one forward; the
 /// probability map thresholded at `threshold` and split into connected components, of which those
 /// at least `min_side` map pixels on their shorter side and `min_area` in area are written to `out`
 /// (up to `capacity`) as boxes in image pixels, in raster order (score: the component's area in map pixels). Returns how many there are, or -1
 /// with status set. `image` may be a reduction of an image of `original_width` × `original_height`
 /// (0, 0: the image itself): it is letterboxed as the original would be, and boxes are in the original.
 int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
-                             double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status);
+                             int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status);
 
 #pragma clang assume_nonnull end
 

@@ -26,6 +26,6 @@ struct TextOptions: RequestOptions {
 
     func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         TextRequest(languages: languages, characterBoxes: characters, minimumConfidence: minTextConfidence,
-                    textDetector: textGate.detector.models, detectorIsOptional: textGate.detector.isOptional)
+                    textDetector: textGate.detector.model, detectorIsOptional: textGate.detector.isOptional)
     }
 }
