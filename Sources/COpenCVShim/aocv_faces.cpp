@@ -192,11 +192,8 @@ extern "C" int aocv_detect_faces(aocv_face_detector *detector, const aocv_mat *i
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : m.size();
         if (detector->kind == aocv_face_detector::Kind::haar && original != m.size())
             throw std::runtime_error("faces: the Haar cascade reads the image itself, not a reduction");
-        if (detector->kind == aocv_face_detector::Kind::centerface &&
-            (input_width < 32 || input_height < 32 || input_width % 32 || input_height % 32 || input_width > 4096 || input_height > 4096))
-            throw std::runtime_error("faces: CenterFace's input must be multiples of 32 from 32 to 4096");
         const std::vector<Face> faces = detector->kind == aocv_face_detector::Kind::centerface
-                                            ? detectCenterFace(*detector, m, original, cv::Size(input_width, input_height), threshold)
+                                            ? detectCenterFace(*detector, m, original, aocv_network_input(input_width, input_height, "faces"), threshold)
                                             : detectHaar(*detector, m, threshold);
         return emit(faces, out, capacity);
     });

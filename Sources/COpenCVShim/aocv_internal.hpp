@@ -67,6 +67,14 @@ inline cv::Mat aocv_as_bgr(const cv::Mat &m) {
     return bgr;
 }
 
+/// The input size a fully convolutional network (CenterFace, the text detector) is fed: both sides
+/// multiples of 32 (the networks' largest stride) from 32 to 4096; throws otherwise, naming `what`.
+inline cv::Size aocv_network_input(int width, int height, const char *what) {
+    if (width < 32 || height < 32 || width % 32 || height % 32 || width > 4096 || height > 4096)
+        throw std::runtime_error(std::string(what) + ": the network's input must be multiples of 32 from 32 to 4096");
+    return cv::Size(width, height);
+}
+
 /// An image letterboxed into a network's fixed input (see aocv_letterbox).
 struct aocv_letterboxed {
     cv::Mat canvas;     // BGR, exactly the requested size

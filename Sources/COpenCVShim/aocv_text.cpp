@@ -51,10 +51,9 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
                                         int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         if (image->m.empty()) throw std::runtime_error("text regions: the image is empty");
-        if (input_width < 32 || input_height < 32 || input_width % 32 || input_height % 32 || input_width > 4096 || input_height > 4096)
-            throw std::runtime_error("text regions: the detector's input must be multiples of 32 from 32 to 4096");
+        const cv::Size input = aocv_network_input(input_width, input_height, "text regions");
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : image->m.size();
-        const aocv_letterboxed lb = aocv_letterbox(image->m, cv::Size(input_width, input_height), cv::Scalar(), original);
+        const aocv_letterboxed lb = aocv_letterbox(image->m, input, cv::Scalar(), original);
         const cv::Mat prob = probabilities(*detector, lb.canvas);
         cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
         // Small print (capitals of 3-4 map pixels: 20 px in a 12 MP photo) comes out of the network as
