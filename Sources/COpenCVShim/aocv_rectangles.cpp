@@ -76,13 +76,16 @@ Params validate(const aocv_rect_params &p) {
     return v;
 }
 
+/// The scale of the working copy: its long side at most kWorkingSide.
+double workingScale(cv::Size image) { return std::min(1.0, (double)kWorkingSide / std::max(image.width, image.height)); }
+
 /// Builds the working copy: gray, scaled to at most kWorkingSide, smoothed, with gradients.
 Work prepare(const cv::Mat &image) {
     Work w;
     cv::Mat gray;
     if (image.channels() == 1) gray = image;
     else cv::cvtColor(image, gray, image.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-    const double scale = std::min(1.0, (double)kWorkingSide / std::max(gray.cols, gray.rows));
+    const double scale = workingScale(gray.size());
     if (scale < 1.0) aocv_resize_area(gray, w.gray, cv::Size(), scale, scale);
     else w.gray = gray.clone();
     w.scaleX = (double)w.gray.cols / gray.cols;
@@ -438,7 +441,9 @@ cv::Point2d toOriginal(cv::Point2d p, const Work &w, cv::Size original) {
 
 /// The whole detector on one image: candidates, refinement, scoring, suppression.
 std::vector<Candidate> detect(const cv::Mat &image, const Params &p) {
-    if (std::min(image.cols, image.rows) < 16) return {};   // too small to hold a measurable quad
+    // Too small to hold a measurable quad, or a strip so long that its working copy would be (a 100000x40
+    // image's would be 800x0).
+    if (std::min(image.cols, image.rows) < 16 || std::min(image.cols, image.rows) * workingScale(image.size()) < 16) return {};
     const Work w = prepare(image);
     std::vector<Candidate> raw;
     for (const cv::Mat &map : candidateMaps(w)) collectCandidates(map, p, w.gray.size(), raw);

@@ -21,6 +21,34 @@ struct BadInputTests {
         #expect(!error.message.isEmpty)
     }
 
+    /// Images of unusual shapes get every request answered, nothing found being an answer: an icon
+    /// (the horizon failed on it: its working copy is larger than the image), strips 360 times longer
+    /// than wide (the horizon failed), a 100,000×40 strip (the rectangles' working copy was 800×0, and
+    /// zxing-cpp refuses sides over 65,535), a one-pixel line. And a code in a 70,000-px strip is read
+    /// where it is.
+    @Test func everyRequestAnswersOnImagesOfExtremeShapes() throws {
+        let coffee = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))).0.bgr()
+        let engines = WorkerEngines()
+        var requests = RequestSet.all.requests
+        requests.append(TextRequest(textDetector: TextRequest.ppocrDetector))
+        for (width, height) in [(33, 33), (40_000, 110), (110, 40_000), (100_000, 40), (5000, 1)] {
+            let image = UprightImage(pixels: try coffee.resized(width: width, height: height), orientation: .up)
+            for request in requests {
+                #expect(throws: Never.self, "\(type(of: request).kind) on \(width)x\(height)") {
+                    _ = try request.performErased(on: image, engines: engines)
+                }
+            }
+        }
+        let strip = UprightImage(pixels: try OpenCVMat.blank(width: 70_000, height: 240, color: (r: 255, g: 255, b: 255)), orientation: .up)
+        let code = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/code128.png"))))).0.bgr()
+        try strip.pixels.paste(code, x: 60_000, y: 24)
+        let found = try BarcodeRequest().perform(on: strip, engines: engines)
+        #expect(found.map(\.payload) == ["ANALYZE-128"])
+        let code128 = try #require(found.first)
+        #expect(code128.engines.contains("zxing"), "\(code128.engines)")  // read on a copy shrunk to 65,535 px
+        #expect(code128.boundingBox.x > 59_900 && code128.boundingBox.maxX < 60_800, "\(code128.boundingBox)")
+    }
+
     @Test func refusesAHugeHeaderBeforeDecoding() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("bad/huge.png"))))
         #expect(ImageHeader(parsing: bytes) == ImageHeader(width: 100_000, height: 100_000))

@@ -35,9 +35,20 @@ final class ZXingReader {
     /// At most this many symbols are read from one image.
     static let maximumSymbols = 255
 
-    /// Reads every symbol in an 8-bit gray matrix. Coordinates are pixels of that matrix.
+    /// zxing-cpp refuses images with a side over this.
+    static let maximumSide = 65_535
+
+    /// Reads every symbol in an 8-bit gray matrix. Coordinates are pixels of that matrix. A matrix with
+    /// a side over ``maximumSide`` (a 100,000-px strip) is read shrunk to fit, its symbols mapped back.
     func read(_ gray: OpenCVMat) throws(AnalysisError) -> [BarcodeReading] {
         guard gray.channels == 1, gray.width > 0, gray.height > 0 else { throw AnalysisError(.engineFailed, "zxing-cpp needs a gray image") }
+        if max(gray.width, gray.height) > Self.maximumSide {
+            let scale = Double(Self.maximumSide) / Double(max(gray.width, gray.height))
+            let fitted = try gray.resized(width: max(1, min(Self.maximumSide, Int(Double(gray.width) * scale))),
+                                          height: max(1, min(Self.maximumSide, Int(Double(gray.height) * scale))))
+            let back = Affine.scale(x: Double(gray.width) / Double(fitted.width), y: Double(gray.height) / Double(fitted.height))
+            return try read(fitted).map { $0.mapped(through: back) }
+        }
         let width = gray.width, height = gray.height
         let outcome: Result<[BarcodeReading], AnalysisError> = gray.withPixels { pixels, stride in
             guard let view = ZXing_ImageView_new_checked(pixels, Int32(stride * height), Int32(width), Int32(height),
