@@ -18,16 +18,12 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, int working_side, int o
         // A strip more than 20 times longer than it is wide has no room for the band search: no horizon.
         if (std::min(original.width, original.height) * scale < 16) return 0;
         const cv::Size size((int)std::lround(original.width * scale), (int)std::lround(original.height * scale));
-        cv::Mat work;
-        if (source.cols >= size.width && source.rows >= size.height) {
-            aocv_resize_area(source, work, size);
-        } else if (source.size() == original) {
-            // An image smaller than the working copy (an icon) is enlarged to it, so that the search
-            // sees the sizes it was made for.
-            cv::resize(source, work, size, 0, 0, cv::INTER_LINEAR);
-        } else {
+        // An image smaller than the working copy (an icon) is enlarged to it, so that the search sees the
+        // sizes it was made for; a reduction is always at least the copy.
+        if (source.size() != original && (source.cols < size.width || source.rows < size.height))
             throw std::runtime_error("horizon: the reduction is smaller than the working copy");
-        }
+        cv::Mat work;
+        aocv_resize_to(source, work, size);
         cv::GaussianBlur(work, work, cv::Size(3, 3), 0);
         cv::Mat valid(work.size(), CV_8UC1, cv::Scalar(255));
         const cv::Point2f centre(work.cols / 2.0f, work.rows / 2.0f);

@@ -75,6 +75,13 @@ inline cv::Size aocv_network_input(int width, int height, const char *what) {
     return cv::Size(width, height);
 }
 
+/// `src` brought to `size`: the shim's box filter when it shrinks both ways, bilinear otherwise (an
+/// enlargement: a small image fitted to a network's input or a working copy).
+inline void aocv_resize_to(const cv::Mat &src, cv::Mat &dst, cv::Size size) {
+    if (size.width <= src.cols && size.height <= src.rows) aocv_resize_area(src, dst, size);
+    else cv::resize(src, dst, size, 0, 0, cv::INTER_LINEAR);
+}
+
 /// An image letterboxed into a network's fixed input (see aocv_letterbox).
 struct aocv_letterboxed {
     cv::Mat canvas;     // BGR, exactly the requested size
@@ -102,8 +109,7 @@ inline aocv_letterboxed aocv_letterbox(const cv::Mat &image, cv::Size size, cons
         throw std::runtime_error("letterbox: the reduction is smaller than the network's input");
     lb.canvas = cv::Mat(size, image.type(), pad);
     cv::Mat resized;
-    if (lb.fitted.width <= image.cols && lb.fitted.height <= image.rows) aocv_resize_area(image, resized, lb.fitted);
-    else cv::resize(image, resized, lb.fitted, 0, 0, cv::INTER_LINEAR);
+    aocv_resize_to(image, resized, lb.fitted);
     resized.copyTo(lb.canvas(cv::Rect(cv::Point(0, 0), lb.fitted)));
     lb.canvas = aocv_as_bgr(lb.canvas);
     return lb;
