@@ -8,7 +8,8 @@
     X(heif_context_alloc) X(heif_context_free) X(heif_context_read_from_memory_without_copy)                     \
     X(heif_context_get_primary_image_handle) X(heif_image_handle_release) X(heif_image_handle_get_width)         \
     X(heif_image_handle_get_height) X(heif_decode_image) X(heif_image_release) X(heif_image_get_plane_readonly)  \
-    X(heif_image_get_width) X(heif_image_get_height)
+    X(heif_image_get_width) X(heif_image_get_height) X(heif_image_handle_get_luma_bits_per_pixel)                \
+    X(heif_image_handle_get_chroma_bits_per_pixel) X(heif_image_get_bits_per_pixel_range)
 
 ALOAD_FORWARDING(FORWARDED, "libheif.so.1", "libheif1")
 
@@ -46,3 +47,12 @@ const uint8_t *heif_image_get_plane_readonly(const struct heif_image *image, enu
 }
 int heif_image_get_width(const struct heif_image *image, enum heif_channel channel) { return ready() ? REAL(heif_image_get_width)(image, channel) : 0; }
 int heif_image_get_height(const struct heif_image *image, enum heif_channel channel) { return ready() ? REAL(heif_image_get_height)(image, channel) : 0; }
+int heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle *handle) {
+    return ready() ? REAL(heif_image_handle_get_luma_bits_per_pixel)(handle) : -1;
+}
+int heif_image_handle_get_chroma_bits_per_pixel(const struct heif_image_handle *handle) {
+    return ready() ? REAL(heif_image_handle_get_chroma_bits_per_pixel)(handle) : -1;
+}
+int heif_image_get_bits_per_pixel_range(const struct heif_image *image, enum heif_channel channel) {
+    return ready() ? REAL(heif_image_get_bits_per_pixel_range)(image, channel) : -1;
+}

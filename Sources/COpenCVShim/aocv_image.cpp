@@ -26,6 +26,20 @@ extern "C" aocv_mat *aocv_mat_from_rgb(const uint8_t *pixels, int width, int hei
     });
 }
 
+extern "C" aocv_mat *aocv_mat_from_rgb_planes(const uint8_t *red, size_t redStride, const uint8_t *green, size_t greenStride,
+                                              const uint8_t *blue, size_t blueStride, int width, int height, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        if (width <= 0 || height <= 0 || redStride < (size_t)width || greenStride < (size_t)width || blueStride < (size_t)width)
+            throw std::runtime_error("bad RGB plane geometry");
+        const cv::Mat planes[3] = {cv::Mat(height, width, CV_8UC1, (void *)blue, blueStride),
+                                   cv::Mat(height, width, CV_8UC1, (void *)green, greenStride),
+                                   cv::Mat(height, width, CV_8UC1, (void *)red, redStride)};
+        cv::Mat bgr;
+        cv::merge(planes, 3, bgr);
+        return aocv_wrap(std::move(bgr));
+    });
+}
+
 extern "C" void aocv_mat_free(aocv_mat *mat) { delete mat; }
 extern "C" int aocv_mat_width(const aocv_mat *mat) { return mat->m.cols; }
 extern "C" int aocv_mat_height(const aocv_mat *mat) { return mat->m.rows; }

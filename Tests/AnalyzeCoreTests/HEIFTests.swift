@@ -6,22 +6,33 @@ import Testing
 /// HEIF/HEIC photos (what iPhones save) through libheif, with the container's orientation.
 @Suite("HEIF photos")
 struct HEIFTests {
-    /// Encodes `mat` (BGR) as HEIC with libheif, with `orientation` written as irot/imir boxes.
-    static func heic(_ mat: OpenCVMat, orientation: heif_orientation) throws -> [UInt8] {
+    /// Encodes `mat` (BGR) as HEIC with libheif, with `orientation` written as irot/imir boxes, with
+    /// 8-bit samples or (`bitDepth` 10) 10-bit ones, each 8-bit value v stored as v·1023/255.
+    static func heic(_ mat: OpenCVMat, orientation: heif_orientation, bitDepth: Int = 8) throws -> [UInt8] {
         let w = mat.width, h = mat.height
         var image: OpaquePointer?
-        #expect(heif_image_create(Int32(w), Int32(h), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image).code == heif_error_Ok)
+        let chroma = bitDepth == 8 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RRGGBB_LE
+        #expect(heif_image_create(Int32(w), Int32(h), heif_colorspace_RGB, chroma, &image).code == heif_error_Ok)
         let created = try #require(image)
         defer { heif_image_release(created) }
-        #expect(heif_image_add_plane(created, heif_channel_interleaved, Int32(w), Int32(h), 8).code == heif_error_Ok)
+        #expect(heif_image_add_plane(created, heif_channel_interleaved, Int32(w), Int32(h), Int32(bitDepth)).code == heif_error_Ok)
         var stride: Int32 = 0
         let plane = try #require(heif_image_get_plane(created, heif_channel_interleaved, &stride))
         mat.withPixels { pixels, rowBytes in
             let channels = mat.channels
             for y in 0 ..< h {
                 for x in 0 ..< w {
-                    let source = pixels + y * rowBytes + x * channels, target = plane + y * Int(stride) + x * 3
-                    target[0] = source[channels == 3 ? 2 : 0]; target[1] = source[channels == 3 ? 1 : 0]; target[2] = source[0]
+                    let source = pixels + y * rowBytes + x * channels
+                    let rgb = [source[channels == 3 ? 2 : 0], source[channels == 3 ? 1 : 0], source[0]]
+                    for c in 0 ..< 3 {
+                        if bitDepth == 8 {
+                            plane[y * Int(stride) + x * 3 + c] = rgb[c]
+                        } else {
+                            let value = (Int(rgb[c]) * 1023 + 127) / 255
+                            plane[y * Int(stride) + x * 6 + c * 2] = UInt8(value & 0xff)
+                            plane[y * Int(stride) + x * 6 + c * 2 + 1] = UInt8(value >> 8)
+                        }
+                    }
                 }
             }
         }
@@ -79,5 +90,40 @@ struct HEIFTests {
         #expect(error.code == .tooLarge && error.message.contains("480x320"))
         // A damaged HEIF is a clear error, not a crash.
         #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: Array(bytes.prefix(bytes.count / 2)), orientation: .up, maximumPixels: 10_000_000) }
+    }
+
+    /// An 8-bit HEIC is decoded as three 4:4:4 planes interleaved by analyze, a 10-bit one through
+    /// libheif's interleaved 8-bit RGB: both give exactly the pixels libheif's interleaved RGB gives.
+    @Test(arguments: [8, 10])
+    func heicPixelsAreLibheifsOwnRGB(bitDepth: Int) throws {
+        let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))).0
+        let bytes = try Self.heic(photo, orientation: heif_orientation_normal, bitDepth: bitDepth)
+        let decoded = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000).pixels
+
+        let context = try #require(heif_context_alloc())
+        defer { heif_context_free(context) }
+        let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        #expect(read.code == heif_error_Ok)
+        var handle: OpaquePointer?
+        #expect(heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok)
+        let primary = try #require(handle)
+        defer { heif_image_handle_release(primary) }
+        #expect(heif_image_handle_get_luma_bits_per_pixel(primary) == Int32(bitDepth))
+        var image: OpaquePointer?
+        #expect(heif_decode_image(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).code == heif_error_Ok)
+        let reference = try #require(image)
+        defer { heif_image_release(reference) }
+        var stride: Int32 = 0
+        let rgb = try #require(heif_image_get_plane_readonly(reference, heif_channel_interleaved, &stride))
+        #expect(decoded.width == photo.width && decoded.height == photo.height && decoded.channels == 3)
+        var differing = 0
+        decoded.withPixels { bgr, rowBytes in
+            for y in 0 ..< decoded.height {
+                for x in 0 ..< decoded.width {
+                    for c in 0 ..< 3 where bgr[y * rowBytes + x * 3 + c] != rgb[y * Int(stride) + x * 3 + 2 - c] { differing += 1 }
+                }
+            }
+        }
+        #expect(differing == 0)
     }
 }

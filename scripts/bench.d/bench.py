@@ -407,7 +407,26 @@ def main():
         single_out = tempfile.mkdtemp(prefix="analyze-bench-single-")
         single_ms[jobs] = median_ms([BIN, largest, *dict(REQUESTS)["all four"], "-q", "--jobs", str(jobs), "-o", single_out], 5)
         shutil.rmtree(single_out, ignore_errors=True)
-    checks = [
+    # Phone photos saved as HEIC (what an iPhone writes): the photo run also times all four requests on
+    # .models/photos-heic (scripts/fetch-test-images), where decoding HEVC costs several times a JPEG's.
+    # No peer reads HEIC, so there is no peer row.
+    heic_checks = []
+    heic_folder = os.path.join(REPO, ".models", "photos-heic")
+    heic_imgs = images_under(heic_folder) if os.path.normpath(folder) == os.path.join(REPO, ".models", "photos") and os.path.isdir(heic_folder) else []
+    if heic_imgs:
+        heic_tmp = tempfile.mkdtemp(prefix="analyze-bench-heic-")
+        log(f"  analyze all four --jobs 1 on {len(heic_imgs)} HEIC photos")
+        heic = run_analyze([heic_folder], dict(REQUESTS)["all four"], 1, heic_tmp, "analyze.all.j1.heic", 3)
+        summary = read_summary(heic["out"]) or {}
+        decode = (summary.get("timings") or {}).get("decode")
+        heic_mp = sum(e.get("width", 0) * e.get("height", 0) for e in summary.get("entries", [])) / 1e6 / len(heic_imgs)
+        shutil.rmtree(heic_tmp, ignore_errors=True)
+        label = f"HEIC photos ({len(heic_imgs)}, {heic_mp:.1f} MP on average), all four --jobs 1"
+        heic_checks = [
+            check(f"{label}, CPU ms per image (whole process)", 1000 * heic["cpu"] / len(heic_imgs) if heic["cpu"] else None, None, "info", " ms"),
+            check(f"{label}, decode ms per image (summary.json)", 1000 * decode / len(heic_imgs) if decode is not None else None, None, "info", " ms"),
+        ]
+    checks = heic_checks + [
         check("start-up: analyze --version, median of 11 (ms)", version_ms, None, "info", " ms"),
         check("start-up: one small PNG --barcodes end to end, median of 7 (ms)", small_ms, None, "info", " ms"),
         check(f"one image alone ({os.path.basename(largest)}), all four, end to end, --jobs 1, median of 5 (ms)", single_ms[1], None, "info", " ms"),

@@ -46,6 +46,11 @@ aocv_mat *_Nullable aocv_decode_reporting(const uint8_t *bytes, size_t length, i
 /// Copies interleaved 8-bit RGB pixels (rows `stride` bytes apart, e.g. from libheif) into a new BGR matrix.
 aocv_mat *_Nullable aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status);
 
+/// Interleaves three 8-bit planes (R, G, B, each with its own row stride, e.g. libheif's 4:4:4 planes)
+/// into a new BGR matrix.
+aocv_mat *_Nullable aocv_mat_from_rgb_planes(const uint8_t *red, size_t redStride, const uint8_t *green, size_t greenStride,
+                                             const uint8_t *blue, size_t blueStride, int width, int height, aocv_status *status);
+
 void aocv_mat_free(aocv_mat *_Nullable mat);
 int aocv_mat_width(const aocv_mat *mat);
 int aocv_mat_height(const aocv_mat *mat);
