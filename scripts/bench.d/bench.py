@@ -412,7 +412,8 @@ def main():
     # No peer reads HEIC, so there is no peer row.
     heic_checks = []
     heic_folder = os.path.join(REPO, ".models", "photos-heic")
-    heic_imgs = images_under(heic_folder) if os.path.normpath(folder) == os.path.join(REPO, ".models", "photos") and os.path.isdir(heic_folder) else []
+    heic_imgs = sorted(os.path.join(heic_folder, f) for f in os.listdir(heic_folder)
+                       if os.path.splitext(f)[1].lower() in (".heic", ".heif")) if os.path.normpath(folder) == os.path.join(REPO, ".models", "photos") and os.path.isdir(heic_folder) else []
     if heic_imgs:
         heic_tmp = tempfile.mkdtemp(prefix="analyze-bench-heic-")
         log(f"  analyze all four --jobs 1 on {len(heic_imgs)} HEIC photos")
