@@ -2,6 +2,9 @@
 // does it, in about half the time: see aocv_resize_area.
 #include "aocv_internal.hpp"
 #include <cfloat>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // Every sum below must be computed exactly as OpenCV computes it: no fused multiply-add.
 #pragma clang fp contract(off)
@@ -32,31 +35,83 @@ std::vector<std::vector<Tap>> areaTaps(int ssize, int dsize, int cn, double scal
     return taps;
 }
 
-/// `lanes` destination columns from their taps (`terms` each, stored together): 0 + S[a]·α_a + S[b]·α_b + …
-/// in OpenCV's order, summed in registers. Several columns at a time give independent chains of
-/// additions, which keep the adder busy (one column's sum is a chain, each addition waiting for the last).
-template <int cn, int lanes>
-void sumColumns(const uchar *row, const int *ix, const float *w, int terms, float *out) {
-    float acc[lanes][cn] = {};
-    for (int t = 0; t < terms; ++t) {
-        for (int j = 0; j < lanes; ++j) {
-            const uchar *s = row + ix[j * terms + t];
-            const float a = w[j * terms + t];
-            for (int c = 0; c < cn; ++c) acc[j][c] = acc[j][c] + s[c] * a;
+/// The horizontal pass over one source row. The row's destination values (columns × channels) are
+/// summed as if each were a column of a one-channel image: value k = Σ_t S[offset(k, t)]·α(k, t), in
+/// OpenCV's order (0 + S·α + S·α + …, no fused multiply-add), `kLanes` values at a time with their
+/// offsets and weights stored tap-major within each group of `kLanes` values (`Taps`). Every value's taps are
+/// padded to `terms` with weight-0 terms (adding S·0 = +0 to a sum of non-negative terms leaves it
+/// unchanged), so every group runs the same loop.
+constexpr int kLanes = 8;
+
+struct RowTaps {
+    int terms = 0;
+    int values = 0;                 // columns × channels
+    std::vector<int> offset;        // [(group · terms + t) · kLanes + lane]
+    std::vector<float> weight;      // same layout
+};
+
+RowTaps rowTaps(const std::vector<std::vector<Tap>> &xtaps, int cn) {
+    RowTaps r;
+    for (const auto &t : xtaps) r.terms = std::max(r.terms, (int)t.size());
+    r.values = (int)xtaps.size() * cn;
+    const int groups = (r.values + kLanes - 1) / kLanes;
+    r.offset.assign((size_t)groups * r.terms * kLanes, 0);
+    r.weight.assign((size_t)groups * r.terms * kLanes, 0.f);
+    for (int k = 0; k < groups * kLanes; ++k) {
+        // Lanes past the last value repeat the last one (any valid offset) with weight 0.
+        const int value = std::min(k, r.values - 1);
+        const std::vector<Tap> &t = xtaps[value / cn];
+        const int c = value % cn;
+        for (int i = 0; i < r.terms; ++i) {
+            const size_t at = ((size_t)(k / kLanes) * r.terms + i) * kLanes + k % kLanes;
+            r.offset[at] = t[std::min<int>(i, (int)t.size() - 1)].source + c;
+            if (i < (int)t.size() && k < r.values) r.weight[at] = t[i].weight;
         }
     }
-    for (int j = 0; j < lanes; ++j)
-        for (int c = 0; c < cn; ++c) out[j * cn + c] = acc[j][c];
+    return r;
 }
 
-/// The horizontal pass over one source row, four columns at a time. Every column's taps are padded to
-/// `terms` with weight-0 terms (adding S·0 = +0 to a sum of non-negative terms leaves it unchanged), so
-/// every column runs the same short loop.
-template <int cn>
-void horizontal(const uchar *row, const std::vector<int> &index, const std::vector<float> &weight, int terms, int columns, float *out) {
-    int dx = 0;
-    for (; dx + 4 <= columns; dx += 4) sumColumns<cn, 4>(row, &index[(size_t)dx * terms], &weight[(size_t)dx * terms], terms, out + dx * cn);
-    for (; dx < columns; ++dx) sumColumns<cn, 1>(row, &index[(size_t)dx * terms], &weight[(size_t)dx * terms], terms, out + dx * cn);
+void horizontal(const uchar *row, const RowTaps &taps, float *out) {
+    const int groups = (taps.values + kLanes - 1) / kLanes;
+    float tail[kLanes];
+    for (int g = 0; g < groups; ++g) {
+        const int *offset = &taps.offset[(size_t)g * taps.terms * kLanes];
+        const float *weight = &taps.weight[(size_t)g * taps.terms * kLanes];
+#if defined(__SSE2__)
+        __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps();
+        for (int t = 0; t < taps.terms; ++t, offset += kLanes, weight += kLanes) {
+            const __m128 s0 = _mm_cvtepi32_ps(_mm_setr_epi32(row[offset[0]], row[offset[1]], row[offset[2]], row[offset[3]]));
+            const __m128 s1 = _mm_cvtepi32_ps(_mm_setr_epi32(row[offset[4]], row[offset[5]], row[offset[6]], row[offset[7]]));
+            a0 = _mm_add_ps(a0, _mm_mul_ps(s0, _mm_loadu_ps(weight)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(s1, _mm_loadu_ps(weight + 4)));
+        }
+        float *target = (g + 1) * kLanes <= taps.values ? out + (size_t)g * kLanes : tail;
+        _mm_storeu_ps(target, a0);
+        _mm_storeu_ps(target + 4, a1);
+#else
+        float acc[kLanes] = {};
+        for (int t = 0; t < taps.terms; ++t, offset += kLanes, weight += kLanes)
+            for (int j = 0; j < kLanes; ++j) acc[j] = acc[j] + row[offset[j]] * weight[j];
+        float *target = (g + 1) * kLanes <= taps.values ? out + (size_t)g * kLanes : tail;
+        for (int j = 0; j < kLanes; ++j) target[j] = acc[j];
+#endif
+        if (target == tail)
+            for (int j = 0; g * kLanes + j < taps.values; ++j) out[(size_t)g * kLanes + j] = tail[j];
+    }
+}
+
+/// cv::saturate_cast<uchar>(float) of each value: rounded to nearest, ties to even (cvRound), then
+/// clamped to 0…255.
+void saturate(const float *sum, int count, uchar *d) {
+    int x = 0;
+#if defined(__SSE2__)
+    for (; x + 16 <= count; x += 16) {
+        const __m128i i0 = _mm_cvtps_epi32(_mm_loadu_ps(sum + x)), i1 = _mm_cvtps_epi32(_mm_loadu_ps(sum + x + 4));
+        const __m128i i2 = _mm_cvtps_epi32(_mm_loadu_ps(sum + x + 8)), i3 = _mm_cvtps_epi32(_mm_loadu_ps(sum + x + 12));
+        _mm_storeu_si128((__m128i *)(d + x), _mm_packus_epi16(_mm_packs_epi32(i0, i1), _mm_packs_epi32(i2, i3)));
+    }
+#endif
+    for (; x < count; ++x) d[x] = cv::saturate_cast<uchar>(sum[x]);
 }
 
 }  // namespace
@@ -82,21 +137,9 @@ void aocv_resize_area(const cv::Mat &src, cv::Mat &dst, cv::Size size, double fx
     }
     const std::vector<std::vector<Tap>> xtaps = areaTaps(src.cols, dsize.width, cn, scale_x);
     const std::vector<std::vector<Tap>> ytaps = areaTaps(src.rows, dsize.height, 1, scale_y);
-    int terms = 0;
-    for (const auto &t : xtaps) terms = std::max(terms, (int)t.size());
-    const int columns = dsize.width;
-    std::vector<int> index((size_t)terms * columns);
-    std::vector<float> weight((size_t)terms * columns, 0.f);
-    for (int dx = 0; dx < columns; ++dx) {
-        const std::vector<Tap> &t = xtaps[dx];
-        for (int k = 0; k < terms; ++k) {
-            // Padding repeats the last index (any valid one) with weight 0.
-            index[(size_t)dx * terms + k] = t[std::min<int>(k, (int)t.size() - 1)].source;
-            if (k < (int)t.size()) weight[(size_t)dx * terms + k] = t[k].weight;
-        }
-    }
+    const RowTaps taps = rowTaps(xtaps, cn);
     cv::Mat out(dsize, src.type());
-    const int width = columns * cn;
+    const int width = dsize.width * cn;
     // Two horizontal rows: a source row on the border of two destination rows is summed once, not twice.
     std::vector<float> rows((size_t)width * 2), sum(width);
     int cachedRow[2] = {-1, -1};
@@ -114,17 +157,14 @@ void aocv_resize_area(const cv::Mat &src, cv::Mat &dst, cv::Size size, double fx
                 buf = &rows[(size_t)next * width];
                 cachedRow[next] = sy;
                 next ^= 1;
-                const uchar *row = src.ptr<uchar>(sy);
-                if (cn == 1) horizontal<1>(row, index, weight, terms, columns, buf);
-                else horizontal<3>(row, index, weight, terms, columns, buf);
+                horizontal(src.ptr<uchar>(sy), taps, buf);
             }
             const float beta = vt[j].weight;
             // OpenCV starts each destination row's sum as β·row (or 0 + β·row: the same value).
             if (j == 0) for (int x = 0; x < width; ++x) sum[x] = beta * buf[x];
             else for (int x = 0; x < width; ++x) sum[x] += beta * buf[x];
         }
-        uchar *d = out.ptr<uchar>(dy);
-        for (int x = 0; x < width; ++x) d[x] = cv::saturate_cast<uchar>(sum[x]);
+        saturate(sum.data(), width, out.ptr<uchar>(dy));
     }
     dst = out;
 }
