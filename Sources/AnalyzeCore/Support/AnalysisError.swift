@@ -23,10 +23,28 @@ public struct AnalysisError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file concerned, when known.
     public var file: String?
 
+    /// `message` is made one line: engines' messages (libheif's, OpenCV's) may end in a newline or hold
+    /// control characters taken from the file itself, and each failure is one line on stderr and in the
+    /// report. Control characters become spaces, runs of spaces one space, and the ends are trimmed.
     public init(_ code: Code, _ message: String, file: String? = nil) {
         self.code = code
-        self.message = message
+        self.message = Self.oneLine(message)
         self.file = file
+    }
+
+    static func oneLine(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar == " " || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(" ") }
+            pendingSpace = false
+            out.append(scalar)
+        }
+        return String(out)
     }
 
     public var description: String {
