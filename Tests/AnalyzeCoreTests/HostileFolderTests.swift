@@ -114,11 +114,14 @@ struct HostileFolderTests {
     @Test func aDamagedHeaderOrAnotherFormatNeverReachesTheDecoder() throws {
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
         let sof = try #require((0 ..< jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
-        jpeg.insert(0x00, at: sof)   // one stray byte before the SOF marker: libjpeg would still decode it
+        // A frame header cut short (its marker and length, then the end of the file): no size, no decoder.
         let error = try #require(throws: AnalysisError.self) {
-            _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1_000)
+            _ = try UprightImage(decoding: Array(jpeg.prefix(sof + 4)), orientation: .up, maximumPixels: 1_000)
         }
         #expect(error.code == .undecodable && error.message.contains("not decoded"))
+        // A stray byte before it is skipped as libjpeg skips it (ImageHeaderTests): the size is read, and checked.
+        jpeg.insert(0x00, at: sof)
+        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1_000) }
         let pfm = Array("PF\n100000 100000\n-1.0\n".utf8) + [UInt8](repeating: 0, count: 64)
         #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: pfm, orientation: .up, maximumPixels: ImageRequestHandler.defaultMaximumPixels) }
     }

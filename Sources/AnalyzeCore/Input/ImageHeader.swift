@@ -4,7 +4,7 @@ import Glibc
 /// The pixel dimensions an image file's header claims, read without decoding it, so that an
 /// image claiming billions of pixels is refused before any allocation.
 ///
-/// Knows PNG, JPEG, GIF, BMP, WebP and TIFF; returns nil for anything else (the decoder then
+/// Knows PNG, JPEG, GIF, BMP (Windows and OS/2), WebP and TIFF (classic and BigTIFF); returns nil for anything else (the decoder then
 /// applies OpenCV's own limit of 2^30 pixels).
 struct ImageHeader: Equatable {
     let width: Int
@@ -47,24 +47,37 @@ struct ImageHeader: Equatable {
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), b.count >= 24, Array(b[12 ..< 16]) == Array("IHDR".utf8) { // PNG
             self.init(width: Int(b.readUInt32BE(at: 16)), height: Int(b.readUInt32BE(at: 20)))
         } else if b.starts(with: [0xFF, 0xD8]) {                                // JPEG SOFn
+            // Markers are found as libjpeg finds them (jdmarker.c, next_marker): bytes other than
+            // 0xFF before a marker are skipped ("Corrupt JPEG data: N extraneous bytes before
+            // marker", which it decodes past), fill 0xFF bytes too, and FF 00 is not a marker. So
+            // the SOF read here is the one the decoder will use, and its size is checked first.
             var i = 2
             while i + 9 < b.count {
-                guard b[i] == 0xFF else { return nil }
-                let marker = b[i + 1]
-                if marker == 0xFF { i += 1; continue }
-                if marker == 0xD8 || (0xD0 ... 0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
-                let length = Int(b.readUInt16BE(at: i + 2))
+                guard b[i] == 0xFF else { i += 1; continue }
+                var m = i + 1
+                while m < b.count, b[m] == 0xFF { m += 1 }
+                guard m + 8 < b.count else { return nil }
+                let marker = b[m]
+                i = m + 1
+                if marker == 0x00 || marker == 0xD8 || (0xD0 ... 0xD7).contains(marker) || marker == 0x01 { continue }
+                if marker == 0xD9 { return nil }                               // end of image before any frame
+                let length = Int(b.readUInt16BE(at: m + 1))
                 if (0xC0 ... 0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
-                    self.init(width: Int(b.readUInt16BE(at: i + 7)), height: Int(b.readUInt16BE(at: i + 5)))
+                    self.init(width: Int(b.readUInt16BE(at: m + 6)), height: Int(b.readUInt16BE(at: m + 4)))
                     return
                 }
                 guard length >= 2 else { return nil }
-                i += 2 + length
+                i = m + 1 + length
             }
             return nil
         } else if b.starts(with: [0x47, 0x49, 0x46, 0x38]), b.count >= 10 {      // GIF
             self.init(width: Int(b.readUInt16LE(at: 6)), height: Int(b.readUInt16LE(at: 8)))
         } else if b.starts(with: [0x42, 0x4D]), b.count >= 26 {                 // BMP
+            if b.readUInt32LE(at: 14) == 12 {
+                // OS/2 1.x (BITMAPCOREHEADER): 16-bit width and height.
+                self.init(width: Int(b.readUInt16LE(at: 18)), height: Int(b.readUInt16LE(at: 20)))
+                return
+            }
             let h = Int32(bitPattern: b.readUInt32LE(at: 22))
             self.init(width: Int(Int32(bitPattern: b.readUInt32LE(at: 18)).magnitude), height: Int(h.magnitude))
         } else if b.count >= 30, b.starts(with: [0x52, 0x49, 0x46, 0x46]), Array(b[8 ..< 12]) == [0x57, 0x45, 0x42, 0x50] {
@@ -81,11 +94,11 @@ struct ImageHeader: Equatable {
                 self.init(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
             default: return nil
             }
-        } else if let order = Self.tiffByteOrder(b) {
-            let offset = Self.tiffIFDOffset(b, order)
+        } else if let kind = TIFFKind(b) {
+            let offset = kind.firstDirectoryOffset(b)
             guard offset < b.count else { return nil }
-            let ifd = Array(b[offset ..< min(b.count, offset + Self.tiffDirectoryBytes)])
-            guard let size = Self.tiffSize(ifd: ifd, littleEndian: order) else { return nil }
+            let ifd = Array(b[offset ..< min(b.count, offset + kind.directoryBytes)])
+            guard let size = kind.size(ifd: ifd) else { return nil }
             self.init(width: size.width, height: size.height)
         } else {
             return nil
@@ -98,45 +111,62 @@ struct ImageHeader: Equatable {
     static func reading(_ path: String, headBytes: Int = 65_536) -> ImageHeader? {
         guard let head = RegularFile.head(path, count: headBytes) else { return nil }
         if let header = ImageHeader(parsing: head) { return header }
-        guard let order = tiffByteOrder(head) else { return nil }
-        let offset = tiffIFDOffset(head, order)
-        guard offset >= head.count, let ifd = RegularFile.bytes(path, at: offset, count: tiffDirectoryBytes),
-              let size = tiffSize(ifd: ifd, littleEndian: order) else { return nil }
+        guard let kind = TIFFKind(head) else { return nil }
+        let offset = kind.firstDirectoryOffset(head)
+        guard offset >= head.count, let ifd = RegularFile.bytes(path, at: offset, count: kind.directoryBytes),
+              let size = kind.size(ifd: ifd) else { return nil }
         return ImageHeader(width: size.width, height: size.height)
     }
 
     /// At most this many entries of a TIFF directory are looked at.
     static let maximumTIFFEntries = 512
-    /// The bytes of a directory of that many entries.
-    static let tiffDirectoryBytes = 2 + maximumTIFFEntries * 12
 
-    /// true for a little-endian TIFF (`II*\0`), false for a big-endian one (`MM\0*`), nil otherwise.
-    private static func tiffByteOrder(_ b: [UInt8]) -> Bool? {
-        if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) { return true }
-        if b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return false }
-        return nil
-    }
+    /// A TIFF's byte order and layout: classic TIFF (`II*\0` / `MM\0*`: 32-bit offsets, 12-byte
+    /// directory entries) or BigTIFF (`II+\0` / `MM\0+`, offset size 8: 64-bit offsets, 20-byte
+    /// entries), which libtiff and OpenCV read and large scans and microscopy images use.
+    struct TIFFKind {
+        let littleEndian: Bool
+        let big: Bool
 
-    /// Where a TIFF's first directory starts.
-    private static func tiffIFDOffset(_ b: [UInt8], _ littleEndian: Bool) -> Int {
-        Int(littleEndian ? b.readUInt32LE(at: 4) : b.readUInt32BE(at: 4))
-    }
-
-    /// Width and height (tags 256 and 257) from a TIFF directory's bytes, `ifd` starting at its entry count.
-    private static func tiffSize(ifd: [UInt8], littleEndian: Bool) -> (width: Int, height: Int)? {
-        let u16 = { (o: Int) in Int(littleEndian ? ifd.readUInt16LE(at: o) : ifd.readUInt16BE(at: o)) }
-        let u32 = { (o: Int) in Int(littleEndian ? ifd.readUInt32LE(at: o) : ifd.readUInt32BE(at: o)) }
-        let entries = u16(0)
-        var width = 0, height = 0
-        for n in 0 ..< min(entries, maximumTIFFEntries) {
-            let e = 2 + n * 12
-            guard e + 12 <= ifd.count else { break }
-            let tag = u16(e), type = u16(e + 2)
-            let value = type == 3 ? u16(e + 8) : u32(e + 8)
-            if tag == 256 { width = value }
-            if tag == 257 { height = value }
+        init?(_ b: [UInt8]) {
+            if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) { (littleEndian, big) = (true, false) }
+            else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { (littleEndian, big) = (false, false) }
+            else if b.starts(with: [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]) { (littleEndian, big) = (true, true) }
+            else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08, 0x00, 0x00]) { (littleEndian, big) = (false, true) }
+            else { return nil }
         }
-        guard width > 0, height > 0 else { return nil }
-        return (width, height)
+
+        private func u16(_ b: [UInt8], _ o: Int) -> Int { Int(littleEndian ? b.readUInt16LE(at: o) : b.readUInt16BE(at: o)) }
+        private func u32(_ b: [UInt8], _ o: Int) -> Int { Int(littleEndian ? b.readUInt32LE(at: o) : b.readUInt32BE(at: o)) }
+        /// A 64-bit value, or Int.max when it does not fit an Int (no file is that long).
+        private func u64(_ b: [UInt8], _ o: Int) -> Int {
+            let (low, high) = littleEndian ? (u32(b, o), u32(b, o + 4)) : (u32(b, o + 4), u32(b, o))
+            return high >= 1 << 31 ? Int.max : high << 32 | low
+        }
+
+        /// Where the first directory starts.
+        func firstDirectoryOffset(_ b: [UInt8]) -> Int { big ? u64(b, 8) : u32(b, 4) }
+
+        /// The bytes of a directory of ``ImageHeader/maximumTIFFEntries`` entries.
+        var directoryBytes: Int { big ? 8 + maximumTIFFEntries * 20 : 2 + maximumTIFFEntries * 12 }
+
+        /// Width and height (tags 256 and 257) from a directory's bytes, `ifd` starting at its entry count.
+        func size(ifd: [UInt8]) -> (width: Int, height: Int)? {
+            let entries = big ? u64(ifd, 0) : u16(ifd, 0)
+            let (first, entrySize) = big ? (8, 20) : (2, 12)
+            var width = 0, height = 0
+            for n in 0 ..< min(entries, maximumTIFFEntries) {
+                let e = first + n * entrySize
+                guard e + entrySize <= ifd.count else { break }
+                let tag = u16(ifd, e), type = u16(ifd, e + 2)
+                // SHORT (3), LONG (4) or, in a BigTIFF, LONG8 (16); the value is left-justified in its field.
+                let valueAt = e + (big ? 12 : 8)
+                let value = type == 3 ? u16(ifd, valueAt) : type == 16 && big ? u64(ifd, valueAt) : u32(ifd, valueAt)
+                if tag == 256 { width = value }
+                if tag == 257 { height = value }
+            }
+            guard width > 0, height > 0 else { return nil }
+            return (width, height)
+        }
     }
 }

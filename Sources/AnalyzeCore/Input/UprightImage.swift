@@ -37,7 +37,7 @@ public final class UprightImage: @unchecked Sendable {
             return
         }
         // Only an image whose size was read from its header reaches a decoder: a damaged header (a
-        // stray byte before a JPEG's SOF) or another format behind an image extension (PFM, HDR)
+        // JPEG cut inside its frame header) or another format behind an image extension (PFM, HDR)
         // could otherwise make OpenCV allocate gigabytes before the pixel limit is checked.
         guard let header = ImageHeader(parsing: bytes) else {
             throw AnalysisError(.undecodable, "not a JPEG, PNG, TIFF, BMP, GIF or WebP whose size could be read from its header; not decoded")
