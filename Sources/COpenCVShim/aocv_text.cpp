@@ -81,3 +81,28 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
         return count;
     });
 }
+
+extern "C" double aocv_glyph_height(const aocv_mat *gray, int *count, aocv_status *status) {
+    *count = 0;
+    return aocv_guard<double>(status, -1, [&]() -> double {
+        const cv::Mat &g = gray->m;
+        if (g.empty() || g.type() != CV_8UC1) throw std::runtime_error("glyph height: not an 8-bit gray image");
+        cv::Mat ink;
+        cv::threshold(g, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        // Ink is the minority: light text on a dark ground is inverted.
+        if (cv::countNonZero(ink) > (int)(g.total() / 2)) cv::bitwise_not(ink, ink);
+        cv::Mat labels, stats, centroids;
+        const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+        std::vector<int> heights;
+        for (int i = 1; i < n; ++i) {
+            const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+            const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+            if (h < 4 || h > g.rows / 4 || w > 4 * h || 4 * w < h || 10 * area < w * h) continue;
+            heights.push_back(h);
+        }
+        *count = (int)heights.size();
+        if (heights.empty()) return 0;
+        std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+        return heights[heights.size() / 2];
+    });
+}

@@ -328,3 +328,41 @@ struct TextGateSettingTests {
         #expect(!encoded.contains("Optional") && encoded.contains("ppocr-det"))
     }
 }
+
+@Suite("Large print")
+struct LargePrintTests {
+    static let sentences = "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs."
+
+    static func page() throws -> OpenCVMat {
+        try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))).0
+    }
+
+    static func read(_ mat: OpenCVMat) throws -> RecognizedPage {
+        try TextRequest().perform(on: UprightImage(pixels: mat, orientation: .up), engines: WorkerEngines())
+    }
+
+    /// The fixture page enlarged 3× (glyphs about 60 px tall, 3000×660) is read at half its size, with
+    /// the same words, its boxes in the enlarged page's pixels (3× those of the page itself); the page
+    /// as it is and a 1.3 MP sheet of it at its own size are read as they are.
+    @Test func aPageOfLargePrintIsReadShrunkWithItsBoxesInTheImagesPixels() throws {
+        let page = try Self.page()
+        let large = try page.resized(width: page.width * 3, height: page.height * 3)
+        let scale = try #require(try GlyphScale.scale(for: try large.gray()))
+        #expect(scale >= GlyphScale.smallestScale && scale <= 0.6, "\(scale)")   // glyphs of about 50 px read at 26
+        #expect(try GlyphScale.scale(for: try page.gray()) == nil)
+        let sheet = try OpenCVMat.blank(width: page.width * 2, height: page.height * 3, color: (r: 255, g: 255, b: 255))
+        for (x, y) in [(0, 0), (page.width, 0), (0, page.height), (page.width, page.height), (0, 2 * page.height), (page.width, 2 * page.height)] {
+            try sheet.paste(page, x: x, y: y)
+        }
+        #expect(try GlyphScale.scale(for: try sheet.gray()) == nil)
+
+        let small = try Self.read(page), big = try Self.read(large)
+        #expect(wordRecall(expected: Self.sentences, recognised: big.fullText) >= 0.9, "\(big.fullText)")
+        #expect(wordRecall(expected: Self.sentences, recognised: big.fullText) >= wordRecall(expected: Self.sentences, recognised: small.fullText))
+        #expect(big.lines.count == small.lines.count)
+        for (a, b) in zip(small.lines, big.lines) {
+            #expect(abs(b.boundingBox.x - 3 * a.boundingBox.x) <= 12 && abs(b.boundingBox.y - 3 * a.boundingBox.y) <= 12, "\(a.boundingBox) \(b.boundingBox)")
+            #expect(abs(b.boundingBox.maxX - 3 * a.boundingBox.maxX) <= 12 && abs(b.boundingBox.maxY - 3 * a.boundingBox.maxY) <= 12, "\(a.boundingBox) \(b.boundingBox)")
+        }
+    }
+}

@@ -110,6 +110,16 @@ final class OpenCVMat: @unchecked Sendable {
         try Self.make(.engineFailed) { aocv_resize(handle, Int32(width), Int32(height), $0) }
     }
 
+    /// The median height of the glyph-shaped connected components of this gray image's ink, and how
+    /// many there are (`aocv_glyph_height`).
+    func glyphHeight() throws(AnalysisError) -> (median: Double, count: Int) {
+        var status = aocv_status()
+        var count: Int32 = 0
+        let median = aocv_glyph_height(handle, &count, &status)
+        guard median >= 0 else { throw AnalysisError(.engineFailed, Self.message(of: &status)) }
+        return (median, Int(count))
+    }
+
     /// A copy shrunk by OpenCV's own `cv::resize` with `INTER_AREA` (`aocv_resize_opencv_area`): the
     /// reference the shim's faster box filter is checked against, byte for byte.
     func resizedByOpenCVArea(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {

@@ -192,11 +192,10 @@ public struct TextRequest: ImageRequest {
             gray = try gray.cropped(x: area.x, y: area.y, width: area.width, height: area.height)
             toImage = Affine.translation(x: Double(area.x), y: Double(area.y))
         }
-        // Tesseract refuses pages with a side over 32767 px: such a page is read scaled down to
-        // fit, and every box mapped back.
+        // Read scaled down, every box mapped back: a page of large print at the size its glyphs need
+        // (``GlyphScale``); a page with a side over 32767 px, which Tesseract refuses, to fit.
         let side = max(gray.width, gray.height)
-        if side > Self.maximumSide {
-            let scale = Double(Self.maximumSide) / Double(side)
+        if let scale = side > Self.maximumSide ? Double(Self.maximumSide) / Double(side) : try GlyphScale.scale(for: gray) {
             let w = max(1, Int(Double(gray.width) * scale)), h = max(1, Int(Double(gray.height) * scale))
             let (fullWidth, fullHeight) = (gray.width, gray.height)
             gray = try gray.resized(width: w, height: h)

@@ -141,6 +141,12 @@ void aocv_text_detector_free(aocv_text_detector *_Nullable detector);
 int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
                              int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status);
 
+/// The size of a page's glyphs: `gray` thresholded with Otsu's method (the minority of pixels taken as
+/// ink, dark or light), its 8-connected components, and of those shaped like glyphs (at least 4 px tall, at
+/// most a quarter of the image, neither side over 4 times the other, filling at least a tenth of their
+/// box) the median height in pixels. `count` receives how many there are. Returns -1 with status set on error.
+double aocv_glyph_height(const aocv_mat *gray, int *count, aocv_status *status);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus
