@@ -41,10 +41,24 @@ bool endsWith(const std::string &s, const std::string &suffix) {
                       [](char a, char b) { return std::tolower((unsigned char)a) == std::tolower((unsigned char)b); });
 }
 
+/// The file's bytes, read in one call (an istreambuf_iterator copy went byte by byte: 50 ms for the
+/// 24 MB of YOLOv4-tiny's weights).
 std::vector<char> readFile(const std::string &path) {
-    std::ifstream f(path, std::ios::binary);
+    std::ifstream f(path, std::ios::binary | std::ios::ate);
     if (!f) throw std::runtime_error("cannot read " + path);
-    return std::vector<char>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::streamoff size = f.tellg();
+    if (size < 0) throw std::runtime_error("cannot read " + path);
+    std::vector<char> bytes((size_t)size);
+    f.seekg(0);
+    if (size > 0 && !f.read(bytes.data(), size)) throw std::runtime_error("cannot read " + path);
+    return bytes;
+}
+
+/// Throws a clear "cannot read" when the file cannot be opened and read from.
+void checkReadable(const std::string &path) {
+    std::ifstream f(path, std::ios::binary);
+    char byte;
+    if (!f || !f.read(&byte, 1)) throw std::runtime_error("cannot read " + path);
 }
 
 std::string trim(const std::string &s) {
@@ -366,7 +380,7 @@ extern "C" aocv_dnn_model *aocv_dnn_load(const char *model_path, const char *con
         const std::string model = model_path, config = config_path ? config_path : "";
         bool darknet = false;
         if (endsWith(model, ".onnx") && config.empty()) {
-            readFile(model);  // a clear "cannot read" instead of OpenCV's parser error
+            checkReadable(model);  // a clear "cannot read" instead of OpenCV's parser error
             m->net = cv::dnn::readNetFromONNX(model);
         } else if ((endsWith(model, ".weights") && endsWith(config, ".cfg")) ||
                    (endsWith(model, ".cfg") && endsWith(config, ".weights"))) {
