@@ -8,7 +8,8 @@ import Testing
 struct HEIFTests {
     /// Encodes `mat` (BGR) as HEIC with libheif, with `orientation` written as irot/imir boxes, with
     /// 8-bit samples or (`bitDepth` 10) 10-bit ones, each 8-bit value v stored as v·1023/255.
-    static func heic(_ mat: OpenCVMat, orientation: heif_orientation, bitDepth: Int = 8) throws -> [UInt8] {
+    static func heic(_ mat: OpenCVMat, orientation: heif_orientation, bitDepth: Int = 8,
+                     compression: heif_compression_format = heif_compression_HEVC) throws -> [UInt8] {
         let w = mat.width, h = mat.height
         var image: OpaquePointer?
         let chroma = bitDepth == 8 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RRGGBB_LE
@@ -39,8 +40,8 @@ struct HEIFTests {
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        #expect(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder).code == heif_error_Ok)
-        let hevc = try #require(encoder, "libheif has no HEVC encoder (libheif1's x265 plugin)")
+        #expect(heif_context_get_encoder_for_format(context, compression, &encoder).code == heif_error_Ok)
+        let hevc = try #require(encoder, "libheif has no encoder for that format (libheif1's x265 and aom plugins)")
         defer { heif_encoder_release(hevc) }
         heif_encoder_set_lossy_quality(hevc, 92)
         let options = try #require(heif_encoding_options_alloc())
@@ -80,6 +81,22 @@ struct HEIFTests {
         let result = try CommandLineTests().run([folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("IMG_0001.HEIC: 640x400") && result.stderr.contains("5901234123457"))
+    }
+
+    /// An AVIF photo (AV1 in the same container; what Android and web tools save) is found in a folder
+    /// and analysed like a HEIC one, its annotated copy a JPEG.
+    @Test func avifFilesAreAnalysedLikeHEICOnes() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))).0
+        let avif = try Self.heic(label, orientation: heif_orientation_normal, compression: heif_compression_AV1)
+        #expect(HEIFDecoder.isHEIF(avif) && String(decoding: avif[8 ..< 12], as: UTF8.self) == "avif")
+        try Data(avif).write(to: folder.appendingPathComponent("PXL_0001.avif"))
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandLineTests().run([folder.path, "--barcodes", "-o", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("PXL_0001.avif: 640x400") && result.stderr.contains("5901234123457"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("PXL_0001.jpg").path))
     }
 
     @Test func aHEICClaimingTooManyPixelsIsRefusedBeforeDecoding() throws {

@@ -1,7 +1,7 @@
 internal import CHeif
 internal import COpenCVShim
 
-/// Decodes HEIF/HEIC photos with libheif (`heif_context_read_from_memory_without_copy`,
+/// Decodes HEIF/HEIC and AVIF photos with libheif (`heif_context_read_from_memory_without_copy`,
 /// `heif_decode_image`): the primary image, as 8-bit BGR.
 ///
 /// Orientation is the container's: libheif applies the `irot`/`imir` transformations while
@@ -9,8 +9,9 @@ internal import COpenCVShim
 /// (applying both would rotate twice). The size is read from the container and checked against
 /// the pixel limit before anything is decoded.
 enum HEIFDecoder {
-    /// Major brands of HEIF still images (HEVC-coded and generic).
-    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
+    /// Major brands of HEIF still images: HEVC-coded, generic, and AVIF (AV1-coded, which libheif decodes
+    /// with libdav1d or libaom).
+    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]
 
     /// Whether the bytes start with an ISO-BMFF `ftyp` box of a HEIF brand.
     static func isHEIF(_ bytes: [UInt8]) -> Bool {

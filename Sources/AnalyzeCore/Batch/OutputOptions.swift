@@ -91,7 +91,7 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     }
 
     /// Input extensions that are photographs: their annotated copy is a JPEG under `auto`.
-    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "heic", "heif", "hif"]
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif"]
 
     /// The annotated image's format for the input at `path`.
     public func annotatedFormat(forInput path: String) -> ImageFormat {

@@ -8,7 +8,7 @@ import Foundation
 /// are the file stems, made unique when two inputs share a stem.
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif"]
     /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "ts", "wmv", "flv", "3gp"]
 

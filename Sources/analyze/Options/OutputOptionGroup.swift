@@ -16,7 +16,7 @@ struct OutputOptionGroup: ParsableArguments {
     @Flag(name: .customLong("no-json"), help: "Do not write the per-image JSON files.")
     var noJSON = false
 
-    @Option(name: .customLong("annotated-format"), help: ArgumentHelp("The annotated image's format: auto (JPEG for JPEG and HEIC photos, PNG for the rest), png or jpg.", valueName: "format"))
+    @Option(name: .customLong("annotated-format"), help: ArgumentHelp("The annotated image's format: auto (JPEG for JPEG, HEIC and AVIF photos, PNG for the rest), png or jpg.", valueName: "format"))
     var annotatedFormat: OutputLayout.AnnotatedFormat = .auto
 
     @Option(name: .customLong("annotated-max-side"), help: ArgumentHelp("Scale the annotated image down to this longer side in pixels (default: full size). Coordinates in the JSON and SVG stay those of the full image.", valueName: "px"))
