@@ -168,5 +168,29 @@ struct ImageHeader: Equatable {
             guard width > 0, height > 0 else { return nil }
             return (width, height)
         }
+
+        /// How many pages the whole file `b` holds: the directories it chains, following each one's link
+        /// to the next, except reduced-resolution copies of a page (overviews, thumbnails: bit 0 of
+        /// NewSubfileType, tag 254). At most `limit` directories are visited; a link that points back to
+        /// a directory already seen, or outside the file, ends the chain.
+        func pageCount(_ b: [UInt8], limit: Int = 10_000) -> Int {
+            var offset = firstDirectoryOffset(b), seen = Set<Int>(), pages = 0
+            let (first, entrySize) = big ? (8, 20) : (2, 12)
+            while seen.count < limit, offset > 0, offset < b.count, seen.insert(offset).inserted {
+                let entries = big ? u64(b, offset) : u16(b, offset)
+                guard entries < b.count else { break }
+                var reduced = false
+                for n in 0 ..< min(entries, maximumTIFFEntries) {
+                    let e = offset + first + n * entrySize
+                    guard e + entrySize <= b.count else { break }
+                    if u16(b, e) == 254 { reduced = u32(b, e + (big ? 12 : 8)) & 1 == 1 }
+                }
+                if !reduced { pages += 1 }
+                let next = offset + first + entries * entrySize
+                guard next + (big ? 8 : 4) <= b.count else { break }
+                offset = big ? u64(b, next) : u32(b, next)
+            }
+            return pages
+        }
     }
 }
