@@ -77,6 +77,8 @@ void horizontal(const uchar *row, const RowTaps &taps, float *out) {
     for (int g = 0; g < groups; ++g) {
         const int *offset = &taps.offset[(size_t)g * taps.terms * kLanes];
         const float *weight = &taps.weight[(size_t)g * taps.terms * kLanes];
+        // The last group may hold fewer values than lanes: it is summed into `tail` and copied.
+        float *target = (g + 1) * kLanes <= taps.values ? out + (size_t)g * kLanes : tail;
 #if defined(__SSE2__)
         __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps();
         for (int t = 0; t < taps.terms; ++t, offset += kLanes, weight += kLanes) {
@@ -85,14 +87,12 @@ void horizontal(const uchar *row, const RowTaps &taps, float *out) {
             a0 = _mm_add_ps(a0, _mm_mul_ps(s0, _mm_loadu_ps(weight)));
             a1 = _mm_add_ps(a1, _mm_mul_ps(s1, _mm_loadu_ps(weight + 4)));
         }
-        float *target = (g + 1) * kLanes <= taps.values ? out + (size_t)g * kLanes : tail;
         _mm_storeu_ps(target, a0);
         _mm_storeu_ps(target + 4, a1);
 #else
         float acc[kLanes] = {};
         for (int t = 0; t < taps.terms; ++t, offset += kLanes, weight += kLanes)
             for (int j = 0; j < kLanes; ++j) acc[j] = acc[j] + row[offset[j]] * weight[j];
-        float *target = (g + 1) * kLanes <= taps.values ? out + (size_t)g * kLanes : tail;
         for (int j = 0; j < kLanes; ++j) target[j] = acc[j];
 #endif
         if (target == tail)

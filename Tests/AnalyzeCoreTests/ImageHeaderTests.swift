@@ -116,18 +116,23 @@ struct ImageHeaderTests {
         #expect(ImageHeader(parsing: far) == nil)
     }
 
-    /// A little-endian classic TIFF of `kinds.count` directories chained one to the next, each an 8×4
-    /// gray page (NewSubfileType `kind`: 0 a page, 1 a reduced-resolution copy); `loop` links the last
-    /// back to the first.
-    static func chainedTIFF(kinds: [Int], loop: Bool = false) -> [UInt8] {
-        func le(_ v: Int, _ n: Int) -> [UInt8] { (0 ..< n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    /// A classic TIFF of `kinds.count` directories chained one to the next, each an 8×4 gray page
+    /// (NewSubfileType `kind`: 0 a page, 1 a reduced-resolution copy; a LONG, or in a big-endian file a
+    /// SHORT, which sits in the first two bytes of its field); `loop` links the last back to the first.
+    static func chainedTIFF(kinds: [Int], loop: Bool = false, bigEndian: Bool = false) -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] {
+            let bytes = (0 ..< n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+            return bigEndian ? bytes.reversed() : bytes
+        }
         let (w, h) = (8, 4), entryCount = 10, directoryBytes = 2 + entryCount * 12 + 4
-        var out = [0x49, 0x49, 0x2A, 0x00] + le(8, 4)
+        var out = (bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]) + le(8, 4)
         for (index, kind) in kinds.enumerated() {
             let start = out.count, pixels = start + directoryBytes
             let next = index + 1 < kinds.count ? pixels + w * h : (loop ? 8 : 0)
-            func entry(_ tag: Int, _ type: Int, _ value: Int) -> [UInt8] { le(tag, 2) + le(type, 2) + le(1, 4) + le(value, 4) }
-            let entries = [entry(254, 4, kind), entry(256, 3, w), entry(257, 3, h), entry(258, 3, 8), entry(259, 3, 1),
+            func entry(_ tag: Int, _ type: Int, _ value: Int) -> [UInt8] {
+                le(tag, 2) + le(type, 2) + le(1, 4) + (type == 3 ? le(value, 2) + [0, 0] : le(value, 4))
+            }
+            let entries = [entry(254, bigEndian ? 3 : 4, kind), entry(256, 3, w), entry(257, 3, h), entry(258, 3, 8), entry(259, 3, 1),
                            entry(262, 3, 1), entry(273, 4, pixels), entry(277, 3, 1), entry(278, 3, h), entry(279, 4, w * h)]
             out += le(entryCount, 2) + entries.flatMap { $0 } + le(next, 4)
             out += (0 ..< w * h).map { UInt8(($0 * 7 + index * 40) % 256) }
@@ -145,6 +150,9 @@ struct ImageHeaderTests {
         #expect(image.decodeWarnings.contains("TIFF: only the first of its 3 pages is analysed"), "\(image.decodeWarnings)")
         let one = Self.chainedTIFF(kinds: [0, 1])
         #expect(try UprightImage(decoding: one, orientation: .up, maximumPixels: 10_000_000).decodeWarnings.isEmpty)
+        let bigEndian = Self.chainedTIFF(kinds: [0, 1, 0, 0], bigEndian: true)
+        #expect(ImageHeader.TIFFKind(bigEndian)?.pageCount(bigEndian) == 3)
+        #expect(try UprightImage(decoding: bigEndian, orientation: .up, maximumPixels: 10_000_000).width == 8)
         let looping = Self.chainedTIFF(kinds: [0, 0], loop: true)
         #expect(ImageHeader.TIFFKind(looping)?.pageCount(looping) == 2)
     }

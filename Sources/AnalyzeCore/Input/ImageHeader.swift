@@ -150,21 +150,29 @@ struct ImageHeader: Equatable {
         /// The bytes of a directory of ``ImageHeader/maximumTIFFEntries`` entries.
         var directoryBytes: Int { big ? 8 + maximumTIFFEntries * 20 : 2 + maximumTIFFEntries * 12 }
 
+        /// The tags and values of the directory at `offset` in `b` (at most ``ImageHeader/maximumTIFFEntries``
+        /// entries, those inside `b`), and where its link to the next directory lies; nil when its entry
+        /// count is not in `b`. A value is read as its type says: SHORT (3), LONG (4) or, in a BigTIFF,
+        /// LONG8 (16), left-justified in its field.
+        private func directory(_ b: [UInt8], at offset: Int) -> (entries: [(tag: Int, value: Int)], next: Int)? {
+            let (first, entrySize) = big ? (8, 20) : (2, 12)
+            guard offset >= 0, offset + first <= b.count else { return nil }
+            let count = big ? u64(b, offset) : u16(b, offset)
+            var entries: [(tag: Int, value: Int)] = []
+            for n in 0 ..< min(count, maximumTIFFEntries) {
+                let e = offset + first + n * entrySize
+                guard e + entrySize <= b.count else { break }
+                let type = u16(b, e + 2), valueAt = e + (big ? 12 : 8)
+                entries.append((u16(b, e), type == 3 ? u16(b, valueAt) : type == 16 && big ? u64(b, valueAt) : u32(b, valueAt)))
+            }
+            let next = count < b.count ? offset + first + count * entrySize : b.count
+            return (entries, next)
+        }
+
         /// Width and height (tags 256 and 257) from a directory's bytes, `ifd` starting at its entry count.
         func size(ifd: [UInt8]) -> (width: Int, height: Int)? {
-            let entries = big ? u64(ifd, 0) : u16(ifd, 0)
-            let (first, entrySize) = big ? (8, 20) : (2, 12)
-            var width = 0, height = 0
-            for n in 0 ..< min(entries, maximumTIFFEntries) {
-                let e = first + n * entrySize
-                guard e + entrySize <= ifd.count else { break }
-                let tag = u16(ifd, e), type = u16(ifd, e + 2)
-                // SHORT (3), LONG (4) or, in a BigTIFF, LONG8 (16); the value is left-justified in its field.
-                let valueAt = e + (big ? 12 : 8)
-                let value = type == 3 ? u16(ifd, valueAt) : type == 16 && big ? u64(ifd, valueAt) : u32(ifd, valueAt)
-                if tag == 256 { width = value }
-                if tag == 257 { height = value }
-            }
+            guard let entries = directory(ifd, at: 0)?.entries else { return nil }
+            let width = entries.last { $0.tag == 256 }?.value ?? 0, height = entries.last { $0.tag == 257 }?.value ?? 0
             guard width > 0, height > 0 else { return nil }
             return (width, height)
         }
@@ -175,18 +183,9 @@ struct ImageHeader: Equatable {
         /// a directory already seen, or outside the file, ends the chain.
         func pageCount(_ b: [UInt8], limit: Int = 10_000) -> Int {
             var offset = firstDirectoryOffset(b), seen = Set<Int>(), pages = 0
-            let (first, entrySize) = big ? (8, 20) : (2, 12)
-            while seen.count < limit, offset > 0, offset < b.count, seen.insert(offset).inserted {
-                let entries = big ? u64(b, offset) : u16(b, offset)
-                guard entries < b.count else { break }
-                var reduced = false
-                for n in 0 ..< min(entries, maximumTIFFEntries) {
-                    let e = offset + first + n * entrySize
-                    guard e + entrySize <= b.count else { break }
-                    if u16(b, e) == 254 { reduced = u32(b, e + (big ? 12 : 8)) & 1 == 1 }
-                }
-                if !reduced { pages += 1 }
-                let next = offset + first + entries * entrySize
+            while seen.count < limit, offset > 0, offset < b.count, seen.insert(offset).inserted,
+                  let (entries, next) = directory(b, at: offset) {
+                if entries.last(where: { $0.tag == 254 }).map({ $0.value & 1 == 1 }) != true { pages += 1 }
                 guard next + (big ? 8 : 4) <= b.count else { break }
                 offset = big ? u64(b, next) : u32(b, next)
             }
