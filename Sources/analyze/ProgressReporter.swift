@@ -90,9 +90,13 @@ final class ProgressReporter: @unchecked Sendable {
             struct Failed: Encodable {
                 struct Reason: Encodable { let code: String; let message: String }
                 let file: String
+                let page: Int?
+                let pages: Int?
                 let error: Reason
             }
-            bytes = try? JSONRenderer.encode(Failed(file: outcome.source.displayPath, error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
+            let page = outcome.source.page
+            bytes = try? JSONRenderer.encode(Failed(file: outcome.source.displayPath, page: page?.number, pages: page?.count,
+                                                    error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
         }
         guard var bytes, !stdoutFailed else { return }
         bytes.append(0x0A)

@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
           <name>.json         every analysed frame's observations, then the tracks (--track)
           <name>.mp4          the analysed frames with their observations drawn
           <name>.contact.png  up to 12 annotated key frames
-        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path.
+        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path. Each page of a multi-page TIFF (a scan, a fax) is an input of its own: <name>.page-1, <name>.page-2…
 
         EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
 

@@ -2,8 +2,9 @@ internal import CExif
 
 /// Reads the EXIF orientation tag with libexif (`exif_data_load_data`, `exif_content_get_entry`).
 ///
-/// Finds the EXIF block in JPEG (APP1), PNG (`eXIf` chunk), WebP (`EXIF` chunk) and TIFF (IFD0)
-/// files. The bytes are untrusted: every length is checked and nothing here can crash on them.
+/// Finds the EXIF block in JPEG (APP1), PNG (`eXIf` chunk) and WebP (`EXIF` chunk) files; a TIFF's
+/// tag is read from its first directory by ``ImageHeader/TIFFKind``, wherever that lies. The bytes
+/// are untrusted: every length is checked and nothing here can crash on them.
 enum ExifOrientationReader {
     /// The result of looking for the tag.
     enum Tag: Equatable {
@@ -13,6 +14,10 @@ enum ExifOrientationReader {
     }
 
     static func orientationTag(in bytes: [UInt8]) -> Tag {
+        if let tiff = ImageHeader.TIFFKind(bytes) {
+            guard let raw = tiff.firstDirectoryValue(bytes, tag: 274) else { return .absent }
+            return ImageOrientation(rawValue: raw).map(Tag.valid) ?? .invalid(raw)
+        }
         guard let exif = exifPayload(in: bytes) else { return .absent }
         return exif.withUnsafeBufferPointer { buffer -> Tag in
             guard let base = buffer.baseAddress, let data = exif_data_new() else { return .absent }
@@ -39,13 +44,10 @@ enum ExifOrientationReader {
     }
 
     /// The bytes libexif should parse: a JPEG as it is (libexif finds APP1 itself), or an
-    /// `Exif\0\0`-prefixed TIFF block taken from PNG, WebP or TIFF containers.
+    /// `Exif\0\0`-prefixed TIFF block taken from PNG or WebP containers.
     static func exifPayload(in bytes: [UInt8]) -> [UInt8]? {
         let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
         if bytes.starts(with: [0xFF, 0xD8]) { return bytes }
-        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            return exifHeader + bytes
-        }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             // PNG chunks: length(4, big-endian) type(4) data crc(4)
             var offset = 8

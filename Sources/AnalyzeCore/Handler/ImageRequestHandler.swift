@@ -34,18 +34,19 @@ public struct ImageRequestHandler {
     func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
-            let bytes: [UInt8]
+            let file: [UInt8]
             if let alreadyRead {
-                bytes = alreadyRead
+                file = alreadyRead
             } else {
-                bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+                file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
             }
+            var warnings: [String] = []
+            let bytes = try Self.page(source.page, of: file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if
             // any, must not be applied a second time.
             let tag = timings.measure("orientation") {
                 HEIFDecoder.isHEIF(bytes) ? ExifOrientationReader.Tag.absent : ExifOrientationReader.orientationTag(in: bytes)
             }
-            var warnings: [String] = []
             let orientation: ImageOrientation
             switch tag {
             case .absent: orientation = .up
@@ -59,12 +60,37 @@ public struct ImageRequestHandler {
             }
             var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
                                          width: image.width, height: image.height, warnings: warnings + image.decodeWarnings)
+            analysis.page = source.page
             Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
             return Result(analysis: analysis, image: image, timings: timings)
         } catch var error {
             if error.file == nil { error.file = source.path }
             throw error
         }
+    }
+
+    /// The bytes to decode: for a page of a multi-page TIFF, the file with that page's directory made
+    /// the first (``ImageHeader/TIFFKind/withFirstDirectory(_:at:)``), so it is read, checked and
+    /// oriented as any file's first page is; otherwise the file itself. A multi-page TIFF read whole
+    /// (an input not expanded into its pages) is decoded at its first page, and its warnings say so.
+    static func page(_ page: ImageSource.Page?, of file: [UInt8], warnings: inout [String]) throws(AnalysisError) -> [UInt8] {
+        guard let tiff = ImageHeader.TIFFKind(file) else {
+            if let page { throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file is no longer a TIFF (it changed during the run)") }
+            return file
+        }
+        let directories = tiff.pageDirectories(file)
+        guard let page else {
+            if directories.count > 1 { warnings.append("TIFF: only the first of its \(directories.count) pages is analysed") }
+            return file
+        }
+        guard page.number >= 1, page.number <= directories.count else {
+            throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file now has \(directories.count) page(s) (it changed during the run)")
+        }
+        if page.number == 1 && page.count > InputCollector.maximumPages {
+            warnings.append("TIFF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
+        }
+        let directory = directories[page.number - 1]
+        return directory == tiff.firstDirectoryOffset(file) ? file : tiff.withFirstDirectory(file, at: directory)
     }
 
     /// Performs every request on an upright image already decoded (an image, or a frame of a

@@ -118,6 +118,15 @@ struct ImageHeader: Equatable {
         return ImageHeader(width: size.width, height: size.height)
     }
 
+    /// The directories of the pages of the TIFF at `path`, read where they lie (a fax or scanner file of
+    /// hundreds of pages is not read whole); empty when it is not a TIFF or cannot be read.
+    static func tiffPageDirectories(_ path: String, limit: Int) -> [Int] {
+        RegularFile.withReader(path) { read -> [Int] in
+            guard let head = read(0, 16), let kind = TIFFKind(head) else { return [] }
+            return kind.pageDirectories(limit: limit, read: read)
+        } ?? []
+    }
+
     /// At most this many entries of a TIFF directory are looked at.
     static let maximumTIFFEntries = 512
 
@@ -150,11 +159,14 @@ struct ImageHeader: Equatable {
         /// The bytes of a directory of ``ImageHeader/maximumTIFFEntries`` entries.
         var directoryBytes: Int { big ? 8 + maximumTIFFEntries * 20 : 2 + maximumTIFFEntries * 12 }
 
+        /// Bytes of a directory's link to the next one.
+        private var linkBytes: Int { big ? 8 : 4 }
+
         /// The tags and values of the directory at `offset` in `b` (at most ``ImageHeader/maximumTIFFEntries``
-        /// entries, those inside `b`), and where its link to the next directory lies; nil when its entry
-        /// count is not in `b`. A value is read as its type says: SHORT (3), LONG (4) or, in a BigTIFF,
-        /// LONG8 (16), left-justified in its field.
-        private func directory(_ b: [UInt8], at offset: Int) -> (entries: [(tag: Int, value: Int)], next: Int)? {
+        /// entries, those inside `b`), and how many entries it declares; nil when its entry count is not
+        /// in `b`. A value is read as its type says: SHORT (3), LONG (4) or, in a BigTIFF, LONG8 (16),
+        /// left-justified in its field (a BYTE, 1, as its first byte).
+        private func directory(_ b: [UInt8], at offset: Int) -> (entries: [(tag: Int, value: Int)], declared: Int)? {
             let (first, entrySize) = big ? (8, 20) : (2, 12)
             guard offset >= 0, offset + first <= b.count else { return nil }
             let count = big ? u64(b, offset) : u16(b, offset)
@@ -163,10 +175,10 @@ struct ImageHeader: Equatable {
                 let e = offset + first + n * entrySize
                 guard e + entrySize <= b.count else { break }
                 let type = u16(b, e + 2), valueAt = e + (big ? 12 : 8)
-                entries.append((u16(b, e), type == 3 ? u16(b, valueAt) : type == 16 && big ? u64(b, valueAt) : u32(b, valueAt)))
+                let value = type == 1 ? Int(b[valueAt]) : type == 3 ? u16(b, valueAt) : type == 16 && big ? u64(b, valueAt) : u32(b, valueAt)
+                entries.append((u16(b, e), value))
             }
-            let next = count < b.count ? offset + first + count * entrySize : b.count
-            return (entries, next)
+            return (entries, count)
         }
 
         /// Width and height (tags 256 and 257) from a directory's bytes, `ifd` starting at its entry count.
@@ -177,19 +189,53 @@ struct ImageHeader: Equatable {
             return (width, height)
         }
 
-        /// How many pages the whole file `b` holds: the directories it chains, following each one's link
-        /// to the next, except reduced-resolution copies of a page (overviews, thumbnails: bit 0 of
-        /// NewSubfileType, tag 254). At most `limit` directories are visited; a link that points back to
-        /// a directory already seen, or outside the file, ends the chain.
-        func pageCount(_ b: [UInt8], limit: Int = 10_000) -> Int {
-            var offset = firstDirectoryOffset(b), seen = Set<Int>(), pages = 0
-            while seen.count < limit, offset > 0, offset < b.count, seen.insert(offset).inserted,
-                  let (entries, next) = directory(b, at: offset) {
-                if entries.last(where: { $0.tag == 254 }).map({ $0.value & 1 == 1 }) != true { pages += 1 }
-                guard next + (big ? 8 : 4) <= b.count else { break }
-                offset = big ? u64(b, next) : u32(b, next)
+        /// Where the pages of the file lie: the offsets of the directories it chains, following each
+        /// one's link to the next, except reduced-resolution copies of a page (overviews, thumbnails:
+        /// bit 0 of NewSubfileType, tag 254). `read(offset, count)` gives at most `count` bytes of the
+        /// file from `offset` (fewer at its end; nil past it). At most `limit` directories are visited;
+        /// a link that points back to a directory already seen, or outside the file, ends the chain.
+        func pageDirectories(limit: Int = 10_000, read: (Int, Int) -> [UInt8]?) -> [Int] {
+            guard let header = read(0, 16), header.count >= (big ? 16 : 8) else { return [] }
+            var offset = firstDirectoryOffset(header), seen = Set<Int>(), pages: [Int] = []
+            while seen.count < limit, offset > 0, offset < Int.max / 2, seen.insert(offset).inserted,
+                  let bytes = read(offset, directoryBytes), let (entries, declared) = directory(bytes, at: 0) {
+                if entries.last(where: { $0.tag == 254 }).map({ $0.value & 1 == 1 }) != true { pages.append(offset) }
+                let linkAt = offset + (big ? 8 + declared * 20 : 2 + declared * 12)
+                guard declared < Int.max / 32, let link = read(linkAt, linkBytes), link.count == linkBytes else { break }
+                offset = big ? u64(link, 0) : u32(link, 0)
             }
             return pages
+        }
+
+        /// The value of `tag` in the first directory of the whole file `b`; nil when it has none. The
+        /// orientation (274) of a TIFF is read here, not by libexif, which reads only directories in the
+        /// first 64 KiB (a scanner's directory written after the pixels was not seen) and no BigTIFF.
+        func firstDirectoryValue(_ b: [UInt8], tag: Int) -> Int? {
+            directory(b, at: firstDirectoryOffset(b))?.entries.last { $0.tag == tag }?.value
+        }
+
+        /// ``pageDirectories(limit:read:)`` of the whole file `b`.
+        func pageDirectories(_ b: [UInt8], limit: Int = 10_000) -> [Int] {
+            pageDirectories(limit: limit) { offset, count in
+                offset >= 0 && offset < b.count ? Array(b[offset ..< min(b.count, offset + count)]) : nil
+            }
+        }
+
+        /// How many pages the whole file `b` holds (``pageDirectories(_:limit:)``).
+        func pageCount(_ b: [UInt8], limit: Int = 10_000) -> Int { pageDirectories(b, limit: limit).count }
+
+        /// The file `b` with its directory at `offset` made the first: libtiff and OpenCV then read that
+        /// page as they read a file's first page (its size, orientation, compression, colour), and its
+        /// header is checked like any other's. Only the header's first-directory offset changes.
+        func withFirstDirectory(_ b: [UInt8], at offset: Int) -> [UInt8] {
+            var copy = b
+            let at = big ? 8 : 4
+            guard copy.count >= at + linkBytes else { return copy }
+            for i in 0 ..< linkBytes {
+                let shift = 8 * (littleEndian ? i : linkBytes - 1 - i)
+                copy[at + i] = UInt8(truncatingIfNeeded: offset >> shift)
+            }
+            return copy
         }
     }
 }

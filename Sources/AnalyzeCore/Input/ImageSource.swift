@@ -8,6 +8,21 @@ public struct ImageSource: Sendable, Hashable {
     public let outputName: String
     /// A still image, or a sequence of frames.
     public let kind: Kind
+    /// Which page of a multi-page file (a TIFF scan, a fax) this input is; nil for a file read whole.
+    public let page: Page?
+
+    /// A page of a multi-page file: each page is an input of its own, with its own outputs.
+    public struct Page: Sendable, Hashable, Codable {
+        /// From 1, in the file's order.
+        public let number: Int
+        /// How many pages the file holds.
+        public let count: Int
+
+        public init(number: Int, count: Int) {
+            self.number = number
+            self.count = count
+        }
+    }
 
     /// What an input is.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -24,10 +39,18 @@ public struct ImageSource: Sendable, Hashable {
         public var isSequence: Bool { self != .image }
     }
 
-    public init(path: String, outputName: String, kind: Kind = .image) {
+    public init(path: String, outputName: String, kind: Kind = .image, page: Page? = nil) {
         self.path = path
         self.outputName = outputName
         self.kind = kind
+        self.page = page
+    }
+
+    /// How the input is named in lines and the report: ``displayPath``, and for a page of a
+    /// multi-page file which page (`scan.tif (page 2 of 3)`).
+    public var label: String {
+        guard let page else { return displayPath }
+        return displayPath + " (page \(page.number) of \(page.count))"
     }
 
     /// The path as outputs show it (JSON, report, stderr): a stream URL's user and password

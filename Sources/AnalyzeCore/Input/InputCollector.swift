@@ -5,7 +5,8 @@ import Foundation
 /// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP),
 /// in sorted order; files named explicitly are taken whatever their extension (a missing one
 /// becomes a per-image error later, not a usage error). Duplicates are dropped. Output names
-/// are the file stems, made unique when two inputs share a stem.
+/// are the file stems, made unique when two inputs share a stem. Each page of a multi-page TIFF is
+/// an input of its own (``expandingPages(_:)``).
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif"]
@@ -34,7 +35,31 @@ public enum InputCollector {
             }
         }
         for folder in sequences { add(folder, .frames) }
-        return name(inputs)
+        return expandingPages(name(inputs))
+    }
+
+    /// At most this many pages of one file are analysed (a hostile file can chain tens of thousands
+    /// of tiny directories); the first page's warnings say when there are more.
+    public static let maximumPages = 1_000
+
+    /// Every page of a multi-page TIFF (a scanned document, a fax) as an input of its own, as
+    /// `tesseract` reads every page: `scan.tif` of 3 pages becomes `scan.page-1`, `scan.page-2` and
+    /// `scan.page-3` (numbers zero-padded to the page count's digits, so they sort in page order), each
+    /// with its own outputs and line. Pages are found along the file's chain of directories, read
+    /// where they lie; reduced-resolution copies of a page (overviews, thumbnails) are not pages. A
+    /// file of one page, or one that cannot be read here (the error comes when it is analysed), stays one input.
+    static func expandingPages(_ sources: [ImageSource]) -> [ImageSource] {
+        sources.flatMap { source -> [ImageSource] in
+            guard source.kind == .image else { return [source] }
+            let pages = ImageHeader.tiffPageDirectories(source.path, limit: 10_000).count
+            guard pages > 1 else { return [source] }
+            let digits = String(min(pages, maximumPages)).count
+            return (1 ... min(pages, maximumPages)).map { number in
+                let padded = String(repeating: "0", count: digits - String(number).count) + String(number)
+                return ImageSource(path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
+                                   page: ImageSource.Page(number: number, count: pages))
+            }
+        }
     }
 
     /// Whether an argument names a live source: a URL with a scheme FFmpeg reads, or a V4L2 camera.
@@ -141,6 +166,11 @@ public enum InputCollector {
             let tail = lower[lower.index(after: dash)...]
             if tail.count == 8 && tail.allSatisfy(\.isHexDigit) { return true }
             if lower[..<dash].hasSuffix(".rect") && !tail.isEmpty && tail.allSatisfy(\.isNumber) { return true }
+        }
+        // `x.page-2` would take the name of the second page of a multi-page file x.
+        if let dot = lower.range(of: ".page-", options: .backwards) {
+            let tail = lower[dot.upperBound...]
+            if !tail.isEmpty && tail.allSatisfy(\.isNumber) { return true }
         }
         // `x.level` and `x.contact` would take the names of image x's levelled copy and video x's contact sheet.
         return lower.hasSuffix(".level") || lower.hasSuffix(".contact")

@@ -65,6 +65,24 @@ public enum RegularFile {
         return Array(bytes.prefix(n))
     }
 
+    /// Calls `body` with a reader of the regular file at `path`, opened once: `read(offset, count)`
+    /// gives at most `count` bytes from `offset` (fewer at its end, nil past it or on an error). nil
+    /// when the file cannot be opened or is not a regular file.
+    public static func withReader<T>(_ path: String, _ body: (_ read: (Int, Int) -> [UInt8]?) -> T) -> T? {
+        guard let fd = try? open(path) else { return nil }
+        defer { close(fd) }
+        return body { offset, count in
+            guard offset >= 0, count > 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return pread(fd, base, count, off_t(offset))
+            }
+            guard n > 0 else { return nil }
+            return Array(bytes.prefix(n))
+        }
+    }
+
     /// Opens `path` read-only and non-blocking, and keeps it only when it is a regular file.
     private static func open(_ path: String) throws(AnalysisError) -> Int32 {
         let fd = FilePathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }

@@ -58,11 +58,6 @@ public final class UprightImage: @unchecked Sendable {
         let upright = orientation == .up ? stored : try stored.oriented(orientation)
         self.init(pixels: upright, orientation: orientation)
         decodeWarnings = warnings
-        // A multi-page TIFF (a scanned document, a fax) is decoded at its first page: said, not silent.
-        if let tiff = ImageHeader.TIFFKind(bytes) {
-            let pages = tiff.pageCount(bytes)
-            if pages > 1 { decodeWarnings.append("TIFF: only the first of its \(pages) pages is analysed") }
-        }
     }
 
     /// The shared 8-bit grayscale of the upright image: the pixels themselves for a gray source,

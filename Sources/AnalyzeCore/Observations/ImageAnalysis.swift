@@ -25,6 +25,9 @@ public struct InputFingerprint: Sendable, Hashable, Codable {
 public struct ImageAnalysis: Sendable, Hashable, Encodable {
     /// The input path as given (or as found under a directory argument).
     public let file: String
+    /// For a page of a multi-page file (a TIFF scan, a fax): which page, of how many (`page`, `pages`
+    /// in the JSON, absent for a file read whole).
+    public var page: ImageSource.Page?
     /// The EXIF orientation that was applied, 1–8 (1 when the tag is missing or invalid).
     public let orientation: Int
     /// Size of the upright image.
@@ -96,13 +99,14 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     }
 
     public static func == (a: ImageAnalysis, b: ImageAnalysis) -> Bool {
-        a.file == b.file && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
+        a.file == b.file && a.page == b.page && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
             && a.input == b.input && a.optionsHash == b.optionsHash && a.requestErrors == b.requestErrors && a.results.count == b.results.count
             && a.results.allSatisfy { entry in b[entry.kind].map(entry.result.isEqual(to:)) ?? false }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(file)
+        hasher.combine(page)
         hasher.combine(optionsHash)
         hasher.combine(Set(kinds))
     }
@@ -112,6 +116,10 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
         try container.encode(AnalyzeVersion.schema, forKey: AnalysisCodingKey("schemaVersion"))
         try container.encode(AnalyzeVersion.tool, forKey: AnalysisCodingKey("toolVersion"))
         try container.encode(file, forKey: Self.fileKey)
+        if let page {
+            try container.encode(page.number, forKey: Self.pageKey)
+            try container.encode(page.count, forKey: Self.pagesKey)
+        }
         try container.encode(orientation, forKey: AnalysisCodingKey("orientation"))
         try container.encode(width, forKey: AnalysisCodingKey("width"))
         try container.encode(height, forKey: AnalysisCodingKey("height"))
@@ -125,5 +133,7 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     }
 
     static let fileKey = AnalysisCodingKey("file")
+    static let pageKey = AnalysisCodingKey("page")
+    static let pagesKey = AnalysisCodingKey("pages")
     static let errorsKey = AnalysisCodingKey("errors")
 }

@@ -73,6 +73,10 @@ extension ImageAnalysis: Decodable {
         input = try container.decodeIfPresent(InputFingerprint.self, forKey: AnalysisCodingKey("input"))
         optionsHash = try container.decodeIfPresent(String.self, forKey: AnalysisCodingKey("optionsHash"))
         requestErrors = try container.decodeIfPresent([String: RequestError].self, forKey: Self.errorsKey) ?? [:]
+        if let number = try container.decodeIfPresent(Int.self, forKey: Self.pageKey),
+           let count = try container.decodeIfPresent(Int.self, forKey: Self.pagesKey) {
+            page = ImageSource.Page(number: number, count: count)
+        }
         for entry in RequestRegistry.entries {
             if let result = try entry.decodeResult(container) { set(result, for: entry.kind) }
         }

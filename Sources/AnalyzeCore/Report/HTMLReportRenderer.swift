@@ -77,7 +77,7 @@ public enum HTMLReportRenderer {
                 let reason = card.digest.status != .checkFailed
                     ? "\(card.digest.errorMessage ?? "failed") [\(card.digest.errorCode ?? "?")]"
                     : card.digest.checkFailures.joined(separator: "; ")
-                out += "<li class=\"failure\"><span class=\"file\">\(e(card.digest.file))</span>: <span class=\"reason\">\(e(reason))</span></li>\n"
+                out += "<li class=\"failure\"><span class=\"file\">\(e(card.digest.label))</span>: <span class=\"reason\">\(e(reason))</span></li>\n"
             }
             out += "</ul></section>\n"
         }
@@ -116,9 +116,9 @@ public enum HTMLReportRenderer {
         if outputs.json { out += " data-json=\"\(link(.json))\"" }
         out += " data-labels=\"\(e(labels.joined(separator: "|")))\" data-search=\"\(e((d.searchText ?? "").lowercased()))\">\n"
         if d.status != .failed && outputs.png {
-            out += "<a href=\"\(link(d.sequence == nil ? .annotated : .video))\"><img loading=\"lazy\" src=\"\(link(picture))\" alt=\"annotated \(e(d.file))\"></a>\n"
+            out += "<a href=\"\(link(d.sequence == nil ? .annotated : .video))\"><img loading=\"lazy\" src=\"\(link(picture))\" alt=\"annotated \(e(d.label))\"></a>\n"
         }
-        out += "<h3 class=\"file\">\(e(d.file))</h3>\n"
+        out += "<h3 class=\"file\">\(e(d.label))</h3>\n"
         if d.status != .failed { out += "<button type=\"button\" class=\"details\">Details</button>\n" }
         if d.status == .failed {
             out += "<p class=\"error\">\(e(d.errorMessage ?? "failed")) [\(e(d.errorCode ?? "?"))]</p>\n"

@@ -13,6 +13,9 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     }
 
     public let file: String
+    /// For a page of a multi-page file: which page (from 1), of how many; absent otherwise.
+    public let page: Int?
+    public let pages: Int?
     /// Base name of the image's output files.
     public let outputName: String
     public let status: Status
@@ -54,6 +57,18 @@ public struct ImageDigest: Sendable, Hashable, Codable {
         public let tracks: [TrackSummary]
     }
 
+    /// How the report and the lists of failures name the input: its file, and for a page of a
+    /// multi-page file which page (`scan.tif (page 2 of 3)`).
+    public var label: String {
+        guard let page, let pages else { return file }
+        return file + " (page \(page) of \(pages))"
+    }
+
+    /// The report's order: by file, then page.
+    static func inOrder(_ a: ImageDigest, _ b: ImageDigest) -> Bool {
+        a.file != b.file ? a.file < b.file : (a.page ?? 0) < (b.page ?? 0)
+    }
+
     public init(source: ImageSource, result: Result<ImageAnalysis, AnalysisError>, checkFailures: [String]) {
         switch result {
         case .failure(let error):
@@ -66,6 +81,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
 
     private init(source: ImageSource, failure error: AnalysisError) {
         file = source.displayPath
+        (page, pages) = (source.page?.number, source.page?.count)
         outputName = source.outputName
         status = .failed
         errorCode = error.code.rawValue
@@ -96,6 +112,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     private init(source: ImageSource, analysis: ImageAnalysis, summaries: [(kind: ObservationKind, summary: ResultSummary)], checkFailures: [String],
                  sequence: SequenceDigest?, extraCounts: [String: Int]) {
         file = source.displayPath
+        (page, pages) = (source.page?.number, source.page?.count)
         outputName = source.outputName
         self.sequence = sequence
         if analysis.requestErrors.isEmpty {

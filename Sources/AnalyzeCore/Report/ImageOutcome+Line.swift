@@ -4,23 +4,23 @@ extension ImageOutcome {
     public func line(quiet: Bool) -> String? {
         switch result {
         case .failure(let error):
-            return "FAIL \(source.displayPath): \(error.message) [\(error.code)]"
+            return "FAIL \(source.label): \(error.message) [\(error.code)]"
         case .success(let analysis):
             if !analysis.requestErrors.isEmpty {
                 let failed = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
                 let kept = analysis.results.map(\.result.summary.phrase)
-                return "FAIL \(source.displayPath): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
+                return "FAIL \(source.label): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
             }
             if !checkFailures.isEmpty {
-                return "FAIL \(source.displayPath): " + checkFailures.joined(separator: "; ") + " [check]"
+                return "FAIL \(source.label): " + checkFailures.joined(separator: "; ") + " [check]"
             }
             if quiet { return nil }
-            if resumed { return "ok   \(source.displayPath): up to date (resumed)" }
+            if resumed { return "ok   \(source.label): up to date (resumed)" }
             if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
             let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
-            return "ok   \(source.displayPath): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
+            return "ok   \(source.label): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
         }
     }
 

@@ -9,7 +9,7 @@ public enum JUnitRenderer {
         out += "<testsuites name=\"analyze\" tests=\"\(summary.images.total)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         out += "  <testsuite name=\"analyze\" tests=\"\(summary.images.total)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
         for entry in summary.entries {
-            out += "    <testcase classname=\"analyze\" name=\"\(e(entry.file))\""
+            out += "    <testcase classname=\"analyze\" name=\"\(e(entry.label))\""
             switch entry.status {
             case .ok:
                 out += "/>\n"

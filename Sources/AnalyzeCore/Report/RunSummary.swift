@@ -52,13 +52,13 @@ public struct RunSummary: Sendable, Codable {
         self.outputs = outputs
         self.checks = checks
         self.timings = timings.seconds.mapValues { ($0 * 1000).rounded() / 1000 }
-        self.entries = entries.sorted { $0.file < $1.file }
+        self.entries = entries.sorted(by: ImageDigest.inOrder)
         recount()
     }
 
     /// Recomputes counts, totals and failure lists from `entries`.
     public mutating func recount() {
-        entries.sort { $0.file < $1.file }
+        entries.sort(by: ImageDigest.inOrder)
         images = ImageCounts()
         totals = [:]
         failures = []
@@ -68,11 +68,11 @@ public struct RunSummary: Sendable, Codable {
             switch entry.status {
             case .failed, .partial:
                 images.failed += 1
-                failures.append(Failure(file: entry.file, reason: "\(entry.errorMessage ?? "failed") [\(entry.errorCode ?? "?")]"))
+                failures.append(Failure(file: entry.label, reason: "\(entry.errorMessage ?? "failed") [\(entry.errorCode ?? "?")]"))
             case .checkFailed:
                 images.analysed += 1
                 images.checkFailed += 1
-                checkFailures.append(Failure(file: entry.file, reason: entry.checkFailures.joined(separator: "; ")))
+                checkFailures.append(Failure(file: entry.label, reason: entry.checkFailures.joined(separator: "; ")))
             case .ok:
                 images.analysed += 1
             }
@@ -102,7 +102,7 @@ public struct RunSummary: Sendable, Codable {
             guard part.requests == merged.requests, part.checks == merged.checks, part.outputs == merged.outputs else {
                 throw AnalysisError(.outputFailed, "the summaries were made with different options; they are not shards of one batch")
             }
-            for entry in part.entries { byFile[entry.file] = entry }
+            for entry in part.entries { byFile[entry.label] = entry }
             for (stage, s) in part.timings { timings[stage, default: 0] += s }
             resumed += part.images.resumed
         }
