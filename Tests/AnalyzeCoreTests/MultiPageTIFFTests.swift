@@ -179,6 +179,31 @@ struct MultiPageTIFFTests {
         }
     }
 
+    /// The pages of one file share its fingerprint (hashed once); a file changed between two pages is hashed again.
+    @Test func thePagesOfAFileShareItsFingerprintUntilItChanges() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("scan.tif").path
+        let page = Page(width: 4, height: 2, pixels: Array(repeating: 9, count: 8))
+        let first = Self.tiff([page, page])
+        try Data(first).write(to: URL(fileURLWithPath: path))
+        let cache = PageFingerprints()
+        let identity = RegularFile.identity(path)
+        #expect(identity != nil)
+        #expect(cache.fingerprint(of: first, path: path, identityBefore: identity) == InputFingerprint(of: first))
+        // Served from the cache: the same file, unchanged (the bytes given are not hashed again).
+        #expect(cache.fingerprint(of: first.reversed(), path: path, identityBefore: RegularFile.identity(path)) == InputFingerprint(of: first))
+        var second = first
+        second[second.count - 1] ^= 0xFF
+        // Replaced as editors and scanners save (a new file renamed over it: a new inode, whatever the clock's grain).
+        try Data(second).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let changed = RegularFile.identity(path)
+        #expect(changed != identity)
+        #expect(cache.fingerprint(of: second, path: path, identityBefore: changed) == InputFingerprint(of: second))
+        // A file that changed while it was read: not taken from the cache nor stored.
+        #expect(cache.fingerprint(of: first, path: path, identityBefore: identity) == InputFingerprint(of: first))
+    }
+
     @Test func aFileOfThousandsOfPagesGivesAtMostTheLimit() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -90,6 +90,7 @@ public struct BatchRunner: Sendable {
         let group = DispatchGroup()
         let workerCount = min(jobs, max(1, sources.count))
         let optionsHash = self.optionsHash
+        let pageFingerprints = PageFingerprints()
         // Workers that would sit idle (fewer inputs than jobs) lend their cores to the sequences:
         // one video at --jobs 2 analyses two frames at once.
         let lanes = max(1, jobs / workerCount)
@@ -104,7 +105,7 @@ public struct BatchRunner: Sendable {
                 let engines = WorkerEngines(models: models)
                 while let index = state.next() {
                     let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash, lanes: lanes)
-                        : process(index: index, engines: engines, optionsHash: optionsHash, idleWorkers: idleWorkers)
+                        : process(index: index, engines: engines, optionsHash: optionsHash, idleWorkers: idleWorkers, pageFingerprints: pageFingerprints)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
                     // Hand freed image buffers back to the system between images, so the peak
@@ -137,18 +138,24 @@ public struct BatchRunner: Sendable {
     }
 
     /// Analyses, checks, renders and writes one image; never throws: errors become the outcome.
-    func process(index: Int, engines: WorkerEngines, optionsHash: String, idleWorkers: IdleWorkers? = nil) -> ImageOutcome {
+    /// `pageFingerprints`: where the pages of one file share its fingerprint.
+    func process(index: Int, engines: WorkerEngines, optionsHash: String, idleWorkers: IdleWorkers? = nil,
+                 pageFingerprints: PageFingerprints? = nil) -> ImageOutcome {
         let source = sources[index]
         var timings = StageTimings()
         do {
+            let identity = source.page != nil && pageFingerprints != nil ? RegularFile.identity(source.path) : nil
             let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes(maximumBytes: maximumFileBytes) }
-            let fingerprint = timings.measure("fingerprint") { InputFingerprint(of: bytes) }
+            let fingerprint = timings.measure("fingerprint") {
+                pageFingerprints.map { $0.fingerprint(of: bytes, path: source.path, identityBefore: identity) } ?? InputFingerprint(of: bytes)
+            }
             if resume, let output, let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
                 return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },
                                     resumed: true, timings: timings)
             }
             let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels)
-            let result = try handler.perform(requests, engines: engines, bytes: bytes, idleWorkers: idleWorkers)
+            // Handed over, not copied: a page of a TIFF is made the file's first in place.
+            let result = try handler.perform(requests, engines: engines, bytes: consume bytes, idleWorkers: idleWorkers)
             timings.add(result.timings)
             var analysis = result.analysis
             analysis.input = fingerprint

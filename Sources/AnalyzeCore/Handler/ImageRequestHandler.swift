@@ -31,17 +31,16 @@ public struct ImageRequestHandler {
         try perform(requests, engines: engines, bytes: alreadyRead, idleWorkers: nil)
     }
 
-    func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
+    func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
-            let file: [UInt8]
-            if let alreadyRead {
-                file = alreadyRead
-            } else {
-                file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            var file: [UInt8]
+            switch consume alreadyRead {
+            case .some(let read): file = read
+            case .none: file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
             }
             var warnings: [String] = []
-            let bytes = try Self.page(source.page, of: file, warnings: &warnings)
+            let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if
             // any, must not be applied a second time.
             let tag = timings.measure("orientation") {
@@ -70,11 +69,11 @@ public struct ImageRequestHandler {
     }
 
     /// The bytes to decode: for a page of a multi-page TIFF, the file with that page's directory made
-    /// the first (``ImageHeader/TIFFKind/withFirstDirectory(_:at:)``), so it is read, checked and
+    /// the first (``ImageHeader/TIFFKind/makeFirstDirectory(_:in:)``), so it is read, checked and
     /// oriented as any file's first page is; otherwise the file itself. A multi-page TIFF read whole
     /// (an input not expanded into its pages) is decoded at its first page, and its warnings say so.
-    static func page(_ page: ImageSource.Page?, of file: [UInt8], warnings: inout [String]) throws(AnalysisError) -> [UInt8] {
-        guard let tiff = ImageHeader.TIFFKind(file) else {
+    static func page(_ page: ImageSource.Page?, of file: consuming [UInt8], warnings: inout [String]) throws(AnalysisError) -> [UInt8] {
+        guard let tiff = ImageHeader.TIFFKind(copy file) else {
             if let page { throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file is no longer a TIFF (it changed during the run)") }
             return file
         }
@@ -90,7 +89,9 @@ public struct ImageRequestHandler {
             warnings.append("TIFF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
         }
         let directory = directories[page.number - 1]
-        return directory == tiff.firstDirectoryOffset(file) ? file : tiff.withFirstDirectory(file, at: directory)
+        guard directory != tiff.firstDirectoryOffset(file) else { return file }
+        tiff.makeFirstDirectory(directory, in: &file)
+        return file
     }
 
     /// Performs every request on an upright image already decoded (an image, or a frame of a

@@ -224,18 +224,16 @@ struct ImageHeader: Equatable {
         /// How many pages the whole file `b` holds (``pageDirectories(_:limit:)``).
         func pageCount(_ b: [UInt8], limit: Int = 10_000) -> Int { pageDirectories(b, limit: limit).count }
 
-        /// The file `b` with its directory at `offset` made the first: libtiff and OpenCV then read that
+        /// Makes the directory at `offset` the first of the file `b`: libtiff and OpenCV then read that
         /// page as they read a file's first page (its size, orientation, compression, colour), and its
         /// header is checked like any other's. Only the header's first-directory offset changes.
-        func withFirstDirectory(_ b: [UInt8], at offset: Int) -> [UInt8] {
-            var copy = b
+        func makeFirstDirectory(_ offset: Int, in b: inout [UInt8]) {
             let at = big ? 8 : 4
-            guard copy.count >= at + linkBytes else { return copy }
+            guard b.count >= at + linkBytes else { return }
             for i in 0 ..< linkBytes {
                 let shift = 8 * (littleEndian ? i : linkBytes - 1 - i)
-                copy[at + i] = UInt8(truncatingIfNeeded: offset >> shift)
+                b[at + i] = UInt8(truncatingIfNeeded: offset >> shift)
             }
-            return copy
         }
     }
 }

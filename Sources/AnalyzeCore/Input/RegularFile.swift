@@ -65,6 +65,14 @@ public enum RegularFile {
         return Array(bytes.prefix(n))
     }
 
+    /// What identifies the file at `path` now (device, inode, size and modification time), or nil
+    /// when it cannot be stat'ed: the same identity twice means the same file, unchanged in between.
+    public static func identity(_ path: String) -> String? {
+        var info = stat()
+        guard FilePathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
     /// Calls `body` with a reader of the regular file at `path`, opened once: `read(offset, count)`
     /// gives at most `count` bytes from `offset` (fewer at its end, nil past it or on an error). nil
     /// when the file cannot be opened or is not a regular file.
