@@ -64,7 +64,7 @@ struct MultiPageTIFFTests {
         try Data(try Self.document()).write(to: inputs.appendingPathComponent("letter.tif"))
         let out = folder.appendingPathComponent("out")
         let cli = CommandLineTests()
-        let run = try cli.run([inputs.path, "--barcodes", "--text", "-o", out.path])
+        let run = try cli.run([inputs.path, "--barcodes", "--text", "--hocr", "-o", out.path])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") }
         #expect(lines.count == 3, "\(run.stderr)")
@@ -93,6 +93,9 @@ struct MultiPageTIFFTests {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("letter.page-\(n).png").path))
         }
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("letter.json").path))
+        // hOCR numbers the page as tesseract numbers the pages of such a file.
+        let hocr = try String(contentsOf: out.appendingPathComponent("letter.page-3.hocr"), encoding: .utf8)
+        #expect(hocr.contains("id=\"page_3\"") && hocr.contains("ppageno 2") && hocr.contains("id=\"word_3_1_1\""))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("letter.page-4.json").path))
 
         // The summary lists the pages in order; the report names each.
@@ -105,10 +108,10 @@ struct MultiPageTIFFTests {
         #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
 
         // Each page is resumed on its own; the same JSON whatever the jobs.
-        let again = try cli.run([inputs.path, "--barcodes", "--text", "-o", out.path, "--resume"])
+        let again = try cli.run([inputs.path, "--barcodes", "--text", "--hocr", "-o", out.path, "--resume"])
         #expect(again.status == 0 && again.stderr.split(separator: "\n").filter { $0.hasSuffix("up to date (resumed)") }.count == 3, "\(again.stderr)")
         let oneJob = folder.appendingPathComponent("one")
-        #expect(try cli.run([inputs.appendingPathComponent("letter.tif").path, "--barcodes", "--text", "--jobs", "1", "-o", oneJob.path]).status == 0)
+        #expect(try cli.run([inputs.appendingPathComponent("letter.tif").path, "--barcodes", "--text", "--hocr", "--jobs", "1", "-o", oneJob.path]).status == 0)
         for n in 1 ... 3 {
             let name = "letter.page-\(n).json"
             #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: oneJob.appendingPathComponent(name)))

@@ -7,6 +7,8 @@ import Foundation
 public enum HOCRRenderer {
     public static func hocr(for analysis: ImageAnalysis) -> String {
         let lines = analysis.text ?? []
+        // A page of a multi-page TIFF keeps its number, as tesseract numbers the pages of such a file.
+        let page = analysis.page?.number ?? 1
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
@@ -18,14 +20,14 @@ public enum HOCRRenderer {
         <meta name="ocr-capabilities" content="ocr_page ocr_line ocrx_word"/>
         </head>
         <body>
-        <div class="ocr_page" id="page_1" title="image \(quoted(analysis.file)); bbox 0 0 \(analysis.width) \(analysis.height); ppageno 0">
+        <div class="ocr_page" id="page_\(page)" title="image \(quoted(analysis.file)); bbox 0 0 \(analysis.width) \(analysis.height); ppageno \(page - 1)">
 
         """
         for (l, line) in lines.enumerated() {
-            out += "  <span class=\"ocr_line\" id=\"line_1_\(l + 1)\" title=\"\(bbox(line.boundingBox))\">"
+            out += "  <span class=\"ocr_line\" id=\"line_\(page)_\(l + 1)\" title=\"\(bbox(line.boundingBox))\">"
             for (w, word) in line.words.enumerated() {
                 let confidence = Int((word.confidence * 100).rounded())
-                out += "\n    <span class=\"ocrx_word\" id=\"word_1_\(l + 1)_\(w + 1)\" title=\"\(bbox(word.boundingBox)); x_wconf \(confidence)\">"
+                out += "\n    <span class=\"ocrx_word\" id=\"word_\(page)_\(l + 1)_\(w + 1)\" title=\"\(bbox(word.boundingBox)); x_wconf \(confidence)\">"
                     + MarkupEscaping.escape(word.string) + "</span>"
             }
             out += "\n  </span>\n"
