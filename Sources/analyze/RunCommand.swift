@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
           <name>.json         every analysed frame's observations, then the tracks (--track)
           <name>.mp4          the analysed frames with their observations drawn
           <name>.contact.png  up to 12 annotated key frames
-        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path. Each page of a multi-page TIFF (a scan, a fax) is an input of its own: <name>.page-1, <name>.page-2…
+        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path. Each page of a multi-page TIFF or PDF (a scan, a fax) is an input of its own: <name>.page-1, <name>.page-2…
 
         EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
 
@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC and AVIF images and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC and AVIF images, PDF documents and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
     var inputs: [String] = []
 
     @OptionGroup var requests: RequestOptionGroups
@@ -118,6 +118,7 @@ struct RunCommand: ParsableCommand {
                                  jobs: runOptions.jobs ?? ProcessInfo.processInfo.activeProcessorCount, maximumPixels: runOptions.maxPixels)
         runner.models = models
         runner.maximumFileBytes = runOptions.maxFileBytes
+        runner.pdfResolution = runOptions.pdfDPI
         runner.checks = checks
         runner.resume = runOptions.resume
         runner.retainsObservations = false

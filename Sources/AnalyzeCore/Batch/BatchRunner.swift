@@ -15,6 +15,8 @@ public struct BatchRunner: Sendable {
     public var output: OutputOptions?
     public var jobs: Int
     public var maximumPixels: Int
+    /// A PDF's pages are rendered at this many dots per inch (`--pdf-dpi`).
+    public var pdfResolution = PDFRenderer.defaultResolution
     /// Input files larger than this are refused before they are read.
     public var maximumFileBytes = RegularFile.defaultMaximumBytes
     /// Where the workers' engines find model files.
@@ -60,13 +62,16 @@ public struct BatchRunner: Sendable {
             /// Only when set, so image-only hashes stay what they were.
             let sampling: FrameSampling?
             let tracking: TrackRequest?
+            /// Only when not the default 300.
+            let pdfResolution: Int?
         }
         let layout = output?.layout
         let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
                           annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
                           annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil, level: layout?.level == true ? true : nil,
                           coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue },
-                          sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking)
+                          sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking,
+                          pdfResolution: pdfResolution == PDFRenderer.defaultResolution ? nil : pdfResolution)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
@@ -153,7 +158,7 @@ public struct BatchRunner: Sendable {
                 return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },
                                     resumed: true, timings: timings)
             }
-            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels)
+            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels, pdfResolution: pdfResolution)
             // Handed over, not copied: a page of a TIFF is made the file's first in place.
             let result = try handler.perform(requests, engines: engines, bytes: consume bytes, idleWorkers: idleWorkers)
             timings.add(result.timings)

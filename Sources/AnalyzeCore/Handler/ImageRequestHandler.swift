@@ -2,15 +2,20 @@
 ///
 /// Reads the file once, reads its EXIF orientation once (libexif), decodes it once without
 /// OpenCV's auto-rotation, applies the orientation, and runs every request on that one upright
-/// image and its shared grayscale, with the calling worker's engines.
+/// image and its shared grayscale, with the calling worker's engines. A PDF's page is rendered upright
+/// by poppler (``PDFRenderer``) instead.
 public struct ImageRequestHandler {
     public let source: ImageSource
     /// Images whose header (or decoded size) exceeds this many pixels are refused.
     public let maximumPixels: Int
 
-    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
+    /// A PDF's pages are rendered at this many dots per inch (`--pdf-dpi`).
+    public let pdfResolution: Int
+
+    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels, pdfResolution: Int = PDFRenderer.defaultResolution) {
         self.source = source
         self.maximumPixels = maximumPixels
+        self.pdfResolution = pdfResolution
     }
 
     /// 200 megapixels: larger than any phone photo, small enough to refuse decompression bombs.
@@ -40,6 +45,17 @@ public struct ImageRequestHandler {
             case .none: file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
             }
             var warnings: [String] = []
+            if PDFRenderer.isPDF(file) {
+                // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient.
+                let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
+                    try PDFRenderer.render(file, page: source.page?.number ?? 1, resolution: pdfResolution, maximumPixels: maximumPixels)
+                }
+                if let page = source.page, page.number == 1, page.count > InputCollector.maximumPages {
+                    warnings.append("PDF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
+                }
+                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up), warnings: warnings + pdfWarnings, engines: engines,
+                               timings: timings, idleWorkers: idleWorkers)
+            }
             let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if
             // any, must not be applied a second time.
@@ -57,15 +73,23 @@ public struct ImageRequestHandler {
             let image = try timings.measure("decode") { () throws(AnalysisError) in
                 try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
             }
-            var analysis = ImageAnalysis(file: source.path, orientation: orientation.rawValue,
-                                         width: image.width, height: image.height, warnings: warnings + image.decodeWarnings)
-            analysis.page = source.page
-            Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
-            return Result(analysis: analysis, image: image, timings: timings)
+            return perform(requests, on: image, warnings: warnings + image.decodeWarnings, engines: engines, timings: timings,
+                           idleWorkers: idleWorkers)
         } catch var error {
             if error.file == nil { error.file = source.path }
             throw error
         }
+    }
+
+    /// Performs the requests on the decoded, upright image of this handler's source.
+    private func perform(_ requests: RequestSet, on image: UprightImage, warnings: [String], engines: WorkerEngines, timings: StageTimings,
+                         idleWorkers: IdleWorkers?) -> Result {
+        var timings = timings
+        var analysis = ImageAnalysis(file: source.path, orientation: image.orientation.rawValue, width: image.width, height: image.height,
+                                     warnings: warnings)
+        analysis.page = source.page
+        Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
+        return Result(analysis: analysis, image: image, timings: timings)
     }
 
     /// The bytes to decode: for a page of a multi-page TIFF, the file with that page's directory made

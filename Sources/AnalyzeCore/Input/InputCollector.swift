@@ -2,7 +2,8 @@ import Foundation
 
 /// Turns command-line arguments (files and directories) into the run's list of images.
 ///
-/// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP),
+/// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP, HEIF, AVIF),
+/// PDF documents and videos,
 /// in sorted order; files named explicitly are taken whatever their extension (a missing one
 /// becomes a per-image error later, not a usage error). Duplicates are dropped. Output names
 /// are the file stems, made unique when two inputs share a stem. Each page of a multi-page TIFF is
@@ -10,6 +11,8 @@ import Foundation
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif"]
+    /// Document extensions: every page of a PDF is rendered (poppler) and analysed as an image.
+    public static let documentExtensions: Set<String> = ["pdf"]
     /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "ts", "wmv", "flv", "3gp"]
 
@@ -38,20 +41,29 @@ public enum InputCollector {
         return expandingPages(name(inputs))
     }
 
+    /// The pages of a TIFF or PDF at `path` by its first bytes (whatever its name); 0 for anything else.
+    static func pageCount(_ path: String) -> Int {
+        guard let head = RegularFile.head(path, count: 1024) else { return 0 }
+        if ImageHeader.TIFFKind(head) != nil { return ImageHeader.tiffPageDirectories(path, limit: 10_000).count }
+        if PDFRenderer.isPDF(head) { return PDFRenderer.pageCount(path: path) }
+        return 0
+    }
+
     /// At most this many pages of one file are analysed (a hostile file can chain tens of thousands
     /// of tiny directories); the first page's warnings say when there are more.
     public static let maximumPages = 1_000
 
-    /// Every page of a multi-page TIFF (a scanned document, a fax) as an input of its own, as
+    /// Every page of a multi-page TIFF (a scanned document, a fax) or PDF as an input of its own, as
     /// `tesseract` reads every page: `scan.tif` of 3 pages becomes `scan.page-1`, `scan.page-2` and
     /// `scan.page-3` (numbers zero-padded to the page count's digits, so they sort in page order), each
-    /// with its own outputs and line. Pages are found along the file's chain of directories, read
-    /// where they lie; reduced-resolution copies of a page (overviews, thumbnails) are not pages. A
-    /// file of one page, or one that cannot be read here (the error comes when it is analysed), stays one input.
+    /// with its own outputs and line. A TIFF's pages are found along its chain of directories, read
+    /// where they lie (reduced-resolution copies of a page, overviews and thumbnails, are not pages); a
+    /// PDF's are counted by poppler. A file of one page, or one that cannot be read here (the error
+    /// comes when it is analysed), stays one input.
     static func expandingPages(_ sources: [ImageSource]) -> [ImageSource] {
         sources.flatMap { source -> [ImageSource] in
             guard source.kind == .image else { return [source] }
-            let pages = ImageHeader.tiffPageDirectories(source.path, limit: 10_000).count
+            let pages = pageCount(source.path)
             guard pages > 1 else { return [source] }
             let digits = String(min(pages, maximumPages)).count
             return (1 ... min(pages, maximumPages)).map { number in
@@ -92,8 +104,8 @@ public enum InputCollector {
                 if entry.isDirectory {
                     if !skipped.isEmpty, skipped.contains(canonical(path)) { continue }
                     pending.append(path)
-                } else if imageExtensions.contains((entry.name as NSString).pathExtension.lowercased())
-                            || videoExtensions.contains((entry.name as NSString).pathExtension.lowercased()) {
+                } else if case let ext = (entry.name as NSString).pathExtension.lowercased(),
+                          imageExtensions.contains(ext) || documentExtensions.contains(ext) || videoExtensions.contains(ext) {
                     found.append(path)
                 }
             }

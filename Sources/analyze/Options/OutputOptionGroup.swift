@@ -60,6 +60,9 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-file-bytes"), help: ArgumentHelp("Refuse input files larger than this many bytes, before reading them (default 1 GiB).", valueName: "n"))
     var maxFileBytes: Int = RegularFile.defaultMaximumBytes
 
+    @Option(name: .customLong("pdf-dpi"), help: ArgumentHelp("Render the pages of PDF documents at this resolution (poppler's pdftoppm; default 300, what Tesseract expects of a page). A page that would exceed --max-pixels is refused.", valueName: "dpi"))
+    var pdfDPI: Int = PDFRenderer.defaultResolution
+
     @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr (no per-image lines, no progress bar).")
     var quiet = false
 
@@ -82,6 +85,7 @@ struct RunOptionGroup: ParsableArguments {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if maxFileBytes < 1 { throw ValidationError("--max-file-bytes must be positive") }
+        if !(18 ... 2400).contains(pdfDPI) { throw ValidationError("--pdf-dpi must be between 18 and 2400") }
         if print && jsonl { throw ValidationError("--print and --jsonl both write to stdout: choose one") }
     }
 }

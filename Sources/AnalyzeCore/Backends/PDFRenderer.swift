@@ -1,0 +1,138 @@
+import Foundation
+internal import COpenCVShim
+
+/// Renders the pages of a PDF (a scanned document, a born-digital one) to pixels with poppler's
+/// `pdftoppm`, as `pdftoppm -r 300` would, each page upright by its `/Rotate` and cut to its crop box (what a
+/// viewer shows). poppler runs in a process of its own (``Subprocess``): a PDF is a program more than an
+/// image, and a hostile one that crashes, hangs or exhausts poppler ends that process with a clear
+/// error for its page while the batch goes on. The page's size is read first (`pdfinfo`), so a page
+/// that would be rendered larger than `--max-pixels` is refused before it is drawn.
+public enum PDFRenderer {
+    static let pdftoppm = "/usr/bin/pdftoppm"
+    static let pdfinfo = "/usr/bin/pdfinfo"
+    /// The rendering resolution unless `--pdf-dpi` says otherwise: what Tesseract expects of a page and
+    /// what scanners most often write.
+    public static let defaultResolution = 300
+    /// Seconds one page may take to read or render.
+    static let timeout = 120.0
+
+    /// Whether `bytes` are a PDF: its `%PDF-` header in the first 1024 bytes (where readers look for it).
+    static func isPDF(_ bytes: [UInt8]) -> Bool {
+        let marker: [UInt8] = Array("%PDF-".utf8)
+        let head = bytes.prefix(1024)
+        guard head.count >= marker.count else { return false }
+        return (head.startIndex ... head.endIndex - marker.count).contains { head[$0 ..< $0 + marker.count].elementsEqual(marker) }
+    }
+
+    /// What `pdfinfo` says of a document and of one of its pages.
+    struct Info: Equatable {
+        var pages = 0
+        /// The page's crop box in points (1/72 inch), before its rotation.
+        var width = 0.0
+        var height = 0.0
+    }
+
+    /// The document's page count and the size of `page` (from 1).
+    static func info(_ bytes: [UInt8], page: Int) throws(AnalysisError) -> Info {
+        let run = try Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", "-"], timeout: timeout,
+                                 maximumOutput: 1 << 20).run(input: bytes)
+        try check(run, "pdfinfo")
+        var info = Info()
+        for line in String(decoding: run.output, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.first == "Pages:", fields.count == 2, let n = Int(fields[1]) { info.pages = n }
+            // "Page    2 size:  595.276 x 841.89 pts (A4)"
+            if fields.count >= 6, fields[0] == "Page", fields[1] == "\(page)", fields[2] == "size:", fields[4] == "x",
+               let w = Double(fields[3]), let h = Double(fields[5]) {
+                info.width = w
+                info.height = h
+            }
+        }
+        return info
+    }
+
+    /// The number of pages of the PDF at `path` (read whole, at most `maximumBytes`); 0 when it is not a
+    /// PDF poppler can open (the error comes when it is analysed).
+    static func pageCount(path: String, maximumBytes: Int = RegularFile.defaultMaximumBytes) -> Int {
+        guard let bytes = try? RegularFile.read(path, maximumBytes: maximumBytes), isPDF(bytes),
+              let info = try? info(bytes, page: 1) else { return 0 }
+        return info.pages
+    }
+
+    /// Page `page` (from 1) of the PDF `bytes`, rendered at `resolution` dots per inch, as BGR pixels;
+    /// with poppler's warnings about the file (at most five, one line each).
+    static func render(_ bytes: [UInt8], page: Int, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
+        let info = try info(bytes, page: page)
+        guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
+        guard page <= info.pages else {
+            throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
+        }
+        guard info.width > 0, info.height > 0, info.width < 1e6, info.height < 1e6 else {
+            throw AnalysisError(.undecodable, "PDF: page \(page) has no usable size (\(info.width) x \(info.height) pt)")
+        }
+        let width = Int((info.width * Double(resolution) / 72).rounded(.up)), height = Int((info.height * Double(resolution) / 72).rounded(.up))
+        guard width * height <= maximumPixels else {
+            throw AnalysisError(.tooLarge, "PDF: page \(page) is \(Int(info.width))x\(Int(info.height)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)")
+        }
+        let pixelBytes = (width + 2) * (height + 2) * 3
+        let run = try Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", "-"],
+                                 timeout: timeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64)
+            .run(input: bytes)
+        try check(run, "pdftoppm")
+        let pixels = try Self.pixels(ofPPM: run.output, maximumPixels: maximumPixels)
+        return (pixels, warnings(run.errors))
+    }
+
+    /// The pixels of a binary PPM (`P6`, 8-bit), as BGR.
+    static func pixels(ofPPM ppm: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
+        // "P6" whitespace width whitespace height whitespace maxval, one whitespace, then the rows.
+        var fields: [Int] = [], index = 2
+        guard ppm.starts(with: Array("P6".utf8)) else { throw AnalysisError(.undecodable, "PDF: pdftoppm gave no image") }
+        while fields.count < 3, index < min(ppm.count, 64) {
+            while index < ppm.count, [0x20, 0x0A, 0x0D, 0x09].contains(ppm[index]) { index += 1 }
+            var value = 0, digits = 0
+            while index < ppm.count, (0x30 ... 0x39).contains(ppm[index]), digits < 9 {
+                value = value * 10 + Int(ppm[index] - 0x30)
+                index += 1
+                digits += 1
+            }
+            guard digits > 0 else { break }
+            fields.append(value)
+        }
+        index += 1
+        guard fields.count == 3, fields[2] == 255, fields[0] > 0, fields[1] > 0, fields[0] * fields[1] <= maximumPixels,
+              ppm.count - index >= fields[0] * fields[1] * 3 else {
+            throw AnalysisError(.undecodable, "PDF: pdftoppm gave a malformed image")
+        }
+        let (width, height) = (fields[0], fields[1])
+        return try ppm.withUnsafeBufferPointer { buffer throws(AnalysisError) -> OpenCVMat in
+            guard let base = buffer.baseAddress else { throw AnalysisError(.undecodable, "PDF: empty image") }
+            return try OpenCVMat.make(.undecodable) { aocv_mat_from_rgb(base + index, Int32(width), Int32(height), width * 3, $0) }
+        }
+    }
+
+    /// Throws the error a failed run means: poppler's own words (its last message), or what stopped it.
+    private static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
+        if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(timeout)) s; the page is not analysed") }
+        if run.outputOverflowed { throw AnalysisError(.undecodable, "PDF: \(program) wrote more than the page's pixels; stopped") }
+        guard run.status == 0 else {
+            let said = run.errors.split(separator: "\n").last.map { ": " + $0.prefix(300) } ?? ""
+            if run.status == nil { throw AnalysisError(.undecodable, "PDF: \(program) was ended by a signal (its limits of memory or time, or a crash)\(said)") }
+            // prlimit could not start it: 126 (not executable) or 127 (missing).
+            if run.status == 127 || run.status == 126 {
+                throw AnalysisError(.engineUnavailable, "PDF support needs poppler-utils (\(program) could not be run: apt install poppler-utils)")
+            }
+            throw AnalysisError(.undecodable, "PDF: \(program) could not read it\(said)")
+        }
+    }
+
+    /// poppler's complaints about a page it still rendered, as JSON warnings: at most five distinct lines.
+    static func warnings(_ errors: String) -> [String] {
+        var seen = Set<String>(), out: [String] = []
+        for line in errors.split(separator: "\n") where out.count < 5 {
+            let text = "PDF: " + AnalysisError.oneLine(String(line.prefix(300)))
+            if seen.insert(text).inserted { out.append(text) }
+        }
+        return out
+    }
+}

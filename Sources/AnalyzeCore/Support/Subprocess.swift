@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Runs a helper program on untrusted bytes in a process of its own (poppler's `pdfinfo` and
+/// `pdftoppm` on a PDF): whatever the file does to it, a crash, a hang or a runaway allocation ends
+/// that process, not the batch. The bytes go to its stdin and its stdout is collected, both through one
+/// `poll` loop; it is killed after `timeout` seconds of wall time or when it writes more than
+/// `maximumOutput` bytes, and its address space and CPU time are capped by `prlimit` (util-linux).
+/// Programs are named by absolute path and run with a minimal environment.
+struct Subprocess {
+    /// The program, an absolute path.
+    let executable: String
+    let arguments: [String]
+    /// Seconds of wall time (and of CPU time) before it is killed.
+    var timeout: Double = 120
+    /// Bytes of address space it may map.
+    var memoryLimit = 2 << 30
+    /// Bytes of stdout kept; more kills it.
+    var maximumOutput = 64 << 20
+
+    static let prlimit = "/usr/bin/prlimit"
+
+    struct Outcome {
+        /// Its exit status; nil when it was killed (by us or a signal).
+        let status: Int32?
+        let output: [UInt8]
+        /// Its stderr, at most 64 KiB of it.
+        let errors: String
+        let timedOut: Bool
+        let outputOverflowed: Bool
+    }
+
+    /// Runs it with `input` on its stdin; throws only when it cannot be started.
+    func run(input: [UInt8]) throws(AnalysisError) -> Outcome {
+        Self.ignoreBrokenPipes
+        let argv = [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)))", "--", executable] + arguments
+        var pipes: [[Int32]] = []
+        for _ in 0 ..< 3 {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else {
+                for p in pipes { close(p[0]); close(p[1]) }
+                throw AnalysisError(.engineFailed, "cannot create a pipe for \(executable): \(String(cString: strerror(errno)))")
+            }
+            // Not inherited by the other helpers other workers start meanwhile (the child gets its ends by dup2).
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            pipes.append(fds)
+        }
+        let (stdinPipe, stdoutPipe, stderrPipe) = (pipes[0], pipes[1], pipes[2])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child gets the default action for SIGPIPE back (this process ignores it).
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let variables: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C"]
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { (cArguments + environment).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, Self.prlimit, &actions, &attributes, cArguments, environment)
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard spawned == 0 else {
+            close(stdinPipe[1]); close(stdoutPipe[0]); close(stderrPipe[0])
+            throw AnalysisError(.engineUnavailable, "cannot run \(Self.prlimit) (util-linux): \(String(cString: strerror(spawned)))")
+        }
+        for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+        var output: [UInt8] = [], errors: [UInt8] = []
+        var written = 0, timedOut = false, overflowed = false
+        var inputFD = stdinPipe[1], outputFD = stdoutPipe[0], errorFD = stderrPipe[0]
+        if input.isEmpty { close(inputFD); inputFD = -1 }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while outputFD >= 0 || errorFD >= 0 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { timedOut = true; break }
+            var fds = [pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0), pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
+            if ready < 0 && errno != EINTR { break }
+            if inputFD >= 0, fds[0].revents != 0 {
+                let n = input.withUnsafeBytes { raw -> Int in
+                    guard let base = raw.baseAddress else { return -1 }
+                    return write(inputFD, base + written, min(1 << 20, input.count - written))
+                }
+                if n > 0 { written += n }
+                // Done, or the program stopped reading (EPIPE: it refused the file): no more input.
+                if written == input.count || (n < 0 && errno != EAGAIN && errno != EINTR) { close(inputFD); inputFD = -1 }
+            }
+            for (index, isOutput) in [(1, true), (2, false)] where fds[index].revents != 0 {
+                let fd = isOutput ? outputFD : errorFD
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    if isOutput {
+                        output.append(contentsOf: buffer[0 ..< n])
+                        if output.count > maximumOutput { overflowed = true }
+                    } else if errors.count < 65_536 {
+                        errors.append(contentsOf: buffer[0 ..< min(n, 65_536 - errors.count)])
+                    }
+                } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                    close(fd)
+                    if isOutput { outputFD = -1 } else { errorFD = -1 }
+                }
+            }
+            if overflowed { break }
+        }
+        for fd in [inputFD, outputFD, errorFD] where fd >= 0 { close(fd) }
+        if timedOut || overflowed { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS (macros Swift does not import).
+        let exited = status & 0x7F == 0
+        return Outcome(status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
+                       errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed)
+    }
+
+    /// A helper that stops reading makes writes to its stdin fail with EPIPE instead of a SIGPIPE that
+    /// would end this process (the command ignores SIGPIPE from the start as well).
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+}

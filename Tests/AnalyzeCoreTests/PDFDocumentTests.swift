@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import AnalyzeCore
+
+/// A PDF (a scanned document) is rendered page by page by poppler's pdftoppm, in a process of its own,
+/// and each page is analysed as an image of its own.
+@Suite("PDF documents")
+struct PDFDocumentTests {
+    /// One page: an image drawn over the whole page, `width` × `height` points, turned by `rotate`.
+    struct Page {
+        /// The image's dictionary entries after `/Width … /Height …` and its stream.
+        let entries: String
+        let stream: [UInt8]
+        let pixelWidth: Int
+        let pixelHeight: Int
+        var width: Double
+        var height: Double
+        var rotate = 0
+    }
+
+    /// A JPEG fixture as a DCT-encoded page, one point per pixel.
+    static func jpegPage(_ relative: String, width: Int, height: Int) throws -> Page {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path(relative))))
+        return Page(entries: "/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", stream: jpeg, pixelWidth: width,
+                    pixelHeight: height, width: Double(width), height: Double(height))
+    }
+
+    /// A fixture's pixels as an uncompressed RGB page, one point per pixel.
+    static func rawPage(_ relative: String) throws -> Page {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path(relative))))
+        let bgr = try OpenCVMat.decode(bytes).0.bgr()
+        let (w, h) = (bgr.width, bgr.height)
+        let rgb = bgr.withPixels { (base: UnsafePointer<UInt8>, stride: Int) -> [UInt8] in
+            var out: [UInt8] = []
+            out.reserveCapacity(w * h * 3)
+            for y in 0 ..< h {
+                for x in 0 ..< w {
+                    let at = y * stride + 3 * x
+                    out += [base[at + 2], base[at + 1], base[at]]
+                }
+            }
+            return out
+        }
+        return Page(entries: "/ColorSpace /DeviceRGB /BitsPerComponent 8", stream: rgb, pixelWidth: w, pixelHeight: h,
+                    width: Double(w), height: Double(h))
+    }
+
+    /// A PDF 1.4 file of `pages`, with its cross-reference table.
+    static func pdf(_ pages: [Page]) -> [UInt8] {
+        var objects: [[UInt8]] = [[], []]   // 1: catalog, 2: page tree
+        var kids: [Int] = []
+        for page in pages {
+            objects.append(Array("<< /Type /XObject /Subtype /Image /Width \(page.pixelWidth) /Height \(page.pixelHeight) \(page.entries) /Length \(page.stream.count) >>\nstream\n".utf8)
+                           + page.stream + Array("\nendstream".utf8))
+            let image = objects.count
+            let content = "q \(page.width) 0 0 \(page.height) 0 0 cm /Im0 Do Q"
+            objects.append(Array("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
+            let contents = objects.count
+            objects.append(Array(("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Rotate \(page.rotate) "
+                                  + "/Resources << /XObject << /Im0 \(image) 0 R >> >> /Contents \(contents) 0 R >>").utf8))
+            kids.append(objects.count)
+        }
+        objects[0] = Array("<< /Type /Catalog /Pages 2 0 R >>".utf8)
+        objects[1] = Array("<< /Type /Pages /Kids [\(kids.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(kids.count) >>".utf8)
+        var out = Array("%PDF-1.4\n".utf8)
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(out.count)
+            out += Array("\(index + 1) 0 obj\n".utf8) + object + Array("\nendobj\n".utf8)
+        }
+        let xref = out.count
+        out += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
+        for offset in offsets { out += Array((String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n").utf8) }
+        out += Array("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        return out
+    }
+
+    @Test func everyPageOfAPDFIsRenderedUprightAndAnalysed() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        var label = try Self.rawPage("samples/product-label.png")
+        label.rotate = 90
+        let document = Self.pdf([try Self.jpegPage("samples/gift-card.jpg", width: 900, height: 560), label, try Self.rawPage("barcodes/qr-hello.png")])
+        try Data(document).write(to: inputs.appendingPathComponent("statement.pdf"))
+        // A PDF cut in half and a text file named .pdf beside it: each fails alone.
+        try Data(document.prefix(document.count / 2)).write(to: inputs.appendingPathComponent("cut.pdf"))
+        try Data("not a PDF".utf8).write(to: inputs.appendingPathComponent("notes.pdf"))
+        let out = folder.appendingPathComponent("out")
+        // At 72 dpi a point is a pixel: each page comes back at its image's own size.
+        let run = try CommandLineTests().run([inputs.path, "--barcodes", "--pdf-dpi", "72", "-o", out.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("FAIL \(inputs.path)/notes.pdf: "), "\(run.stderr)")
+        #expect(run.stderr.contains("FAIL \(inputs.path)/cut.pdf: PDF: "), "\(run.stderr)")
+        #expect(run.stderr.contains("statement.pdf (page 2 of 3)"), "\(run.stderr)")
+
+        func json(_ name: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: out.appendingPathComponent(name + ".json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func payloads(_ object: [String: Any]) -> Set<String> {
+            Set((object["barcodes"] as? [[String: Any]] ?? []).compactMap { $0["payload"] as? String })
+        }
+        let card = try json("statement.page-1"), turned = try json("statement.page-2"), qr = try json("statement.page-3")
+        #expect(card["width"] as? Int == 900 && card["height"] as? Int == 560 && card["page"] as? Int == 1 && card["pages"] as? Int == 3)
+        #expect(payloads(card) == ["https://example.com/redeem?card=603491205578", "603491205578"])
+        // /Rotate 90: the label is drawn turned a quarter clockwise, as a viewer shows it.
+        #expect(turned["width"] as? Int == 400 && turned["height"] as? Int == 640 && turned["orientation"] as? Int == 1)
+        #expect(payloads(turned) == ["5901234123457"])
+        #expect(qr["width"] as? Int == 264 && payloads(qr) == ["Hello, analyze!"])
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("statement.page-2.png").path))
+        let schema = try runScript("validate-json", [out.path])
+        #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
+    }
+
+    @Test func aPageIsRenderedAtThreeHundredDPIUnlessToldAndNeverOverTheLimit() throws {
+        let document = Self.pdf([try Self.rawPage("barcodes/qr-hello.png")])
+        #expect(PDFRenderer.isPDF(document) && !PDFRenderer.isPDF(Array("%PDF".utf8)))
+        let info = try PDFRenderer.info(document, page: 1)
+        #expect(info == PDFRenderer.Info(pages: 1, width: 264, height: 264))
+        let (pixels, warnings) = try PDFRenderer.render(document, page: 1, resolution: PDFRenderer.defaultResolution, maximumPixels: 10_000_000)
+        #expect(pixels.width == 1100 && pixels.height == 1100 && warnings.isEmpty)
+        #expect(throws: AnalysisError.self) {
+            _ = try PDFRenderer.render(document, page: 1, resolution: 300, maximumPixels: 1_000_000)
+        }
+        do {
+            _ = try PDFRenderer.render(document, page: 1, resolution: 300, maximumPixels: 1_000_000)
+        } catch {
+            #expect(error.code == .tooLarge && error.message.contains("at 300 dpi 1100x1100"), "\(error.message)")
+        }
+        // A page the file does not have: a clear error.
+        #expect(throws: AnalysisError.self) { _ = try PDFRenderer.render(document, page: 2, resolution: 72, maximumPixels: 1_000_000) }
+        // A single-page PDF keeps its plain name.
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(document).write(to: folder.appendingPathComponent("receipt.pdf"))
+        let sources = InputCollector.collect([folder.path])
+        #expect(sources.map(\.outputName) == ["receipt"] && sources.first?.page == nil)
+    }
+
+    /// A helper that never ends, or writes without end, is stopped; the caller gets what it said.
+    @Test func aHelperThatHangsOrFloodsIsStopped() throws {
+        let hang = try Subprocess(executable: "/bin/sleep", arguments: ["30"], timeout: 0.5).run(input: [])
+        #expect(hang.timedOut && hang.status == nil)
+        let flood = try Subprocess(executable: "/bin/cat", arguments: ["/dev/zero"], timeout: 10, maximumOutput: 1 << 20).run(input: [])
+        #expect(flood.outputOverflowed && flood.status == nil)
+        // Input it does not read does not block or kill the caller.
+        let echo = try Subprocess(executable: "/bin/echo", arguments: ["done"]).run(input: [UInt8](repeating: 7, count: 4 << 20))
+        #expect(echo.status == 0 && echo.output == Array("done\n".utf8))
+        let copy = try Subprocess(executable: "/bin/cat", arguments: []).run(input: [UInt8](repeating: 9, count: 3 << 20))
+        #expect(copy.status == 0 && copy.output.count == 3 << 20)
+    }
+}
