@@ -150,5 +150,15 @@ struct PDFDocumentTests {
         #expect(echo.status == 0 && echo.output == Array("done\n".utf8))
         let copy = try Subprocess(executable: "/bin/cat", arguments: []).run(input: [UInt8](repeating: 9, count: 3 << 20))
         #expect(copy.status == 0 && copy.output.count == 3 << 20)
+        // One that closes its outputs and goes on running is still waited for only until the deadline.
+        let quiet = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec >&- 2>&-; sleep 30"], timeout: 0.5).run(input: [])
+        #expect(quiet.timedOut && quiet.status == nil)
+        // A file handed over as its stdin.
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("in.bin").path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        let fromFile = try Subprocess(executable: "/bin/cat", arguments: []).run(readingFile: path)
+        #expect(fromFile.status == 0 && fromFile.output == [1, 2, 3])
     }
 }

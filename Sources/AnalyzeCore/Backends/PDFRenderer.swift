@@ -37,8 +37,13 @@ public enum PDFRenderer {
         let run = try Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", "-"], timeout: timeout,
                                  maximumOutput: 1 << 20).run(input: bytes)
         try check(run, "pdfinfo")
+        return parse(run.output, page: page)
+    }
+
+    /// `pdfinfo`'s report, read.
+    static func parse(_ output: [UInt8], page: Int) -> Info {
         var info = Info()
-        for line in String(decoding: run.output, as: UTF8.self).split(separator: "\n") {
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.first == "Pages:", fields.count == 2, let n = Int(fields[1]) { info.pages = n }
             // "Page    2 size:  595.276 x 841.89 pts (A4)"
@@ -51,12 +56,13 @@ public enum PDFRenderer {
         return info
     }
 
-    /// The number of pages of the PDF at `path` (read whole, at most `maximumBytes`); 0 when it is not a
-    /// PDF poppler can open (the error comes when it is analysed).
-    static func pageCount(path: String, maximumBytes: Int = RegularFile.defaultMaximumBytes) -> Int {
-        guard let bytes = try? RegularFile.read(path, maximumBytes: maximumBytes), isPDF(bytes),
-              let info = try? info(bytes, page: 1) else { return 0 }
-        return info.pages
+    /// The number of pages of the PDF at `path` (handed to `pdfinfo` as its stdin, not read here); 0 when
+    /// poppler cannot open it (the error comes when it is analysed). Given 30 s: it runs while the inputs
+    /// are listed.
+    static func pageCount(path: String) -> Int {
+        guard let run = try? Subprocess(executable: pdfinfo, arguments: ["-"], timeout: 30, maximumOutput: 1 << 20).run(readingFile: path),
+              run.status == 0 else { return 0 }
+        return parse(run.output, page: 1).pages
     }
 
     /// Page `page` (from 1) of the PDF `bytes`, rendered at `resolution` dots per inch, as BGR pixels;

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Turns command-line arguments (files and directories) into the run's list of images.
 ///
@@ -61,9 +62,16 @@ public enum InputCollector {
     /// PDF's are counted by poppler. A file of one page, or one that cannot be read here (the error
     /// comes when it is analysed), stays one input.
     static func expandingPages(_ sources: [ImageSource]) -> [ImageSource] {
-        sources.flatMap { source -> [ImageSource] in
-            guard source.kind == .image else { return [source] }
-            let pages = pageCount(source.path)
+        // Counted side by side: a PDF's count is a pdfinfo process (10–20 ms), and a folder may hold thousands.
+        let counts = Mutex([Int](repeating: 0, count: sources.count))
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            guard sources[index].kind == .image else { return }
+            let pages = pageCount(sources[index].path)
+            counts.withLock { $0[index] = pages }
+        }
+        let pageCounts = counts.withLock { $0 }
+        return sources.indices.flatMap { index -> [ImageSource] in
+            let source = sources[index], pages = pageCounts[index]
             guard pages > 1 else { return [source] }
             let digits = String(min(pages, maximumPages)).count
             return (1 ... min(pages, maximumPages)).map { number in

@@ -91,6 +91,15 @@ public enum RegularFile {
         }
     }
 
+    /// A descriptor of the regular file at `path`, opened as inputs are (read-only, non-blocking, close on
+    /// exec; a FIFO or device refused); the caller closes it.
+    static func descriptor(_ path: String) throws(AnalysisError) -> Int32 {
+        let fd = try open(path)
+        // Blocking again for the reader it is handed to (a regular file never blocks anyway).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
     /// Opens `path` read-only and non-blocking, and keeps it only when it is a regular file.
     private static func open(_ path: String) throws(AnalysisError) -> Int32 {
         let fd = FilePathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }

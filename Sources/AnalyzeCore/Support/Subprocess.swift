@@ -34,24 +34,35 @@ struct Subprocess {
 
     /// Runs it with `input` on its stdin; throws only when it cannot be started.
     func run(input: [UInt8]) throws(AnalysisError) -> Outcome {
+        try run(input: input, file: nil)
+    }
+
+    /// Runs it with the regular file at `path` as its stdin (opened as ``RegularFile`` opens inputs).
+    func run(readingFile path: String) throws(AnalysisError) -> Outcome {
+        let fd = try RegularFile.descriptor(path)
+        defer { close(fd) }
+        return try run(input: [], file: fd)
+    }
+
+    private func run(input: [UInt8], file: Int32?) throws(AnalysisError) -> Outcome {
         Self.ignoreBrokenPipes
         let argv = [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)))", "--", executable] + arguments
         var pipes: [[Int32]] = []
         for _ in 0 ..< 3 {
             var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else {
+            // Close-on-exec from the start: a helper another worker starts at the same moment must not
+            // inherit this one's stdin (it would never see its end).
+            guard Self.pipe2(&fds, O_CLOEXEC) == 0 else {
                 for p in pipes { close(p[0]); close(p[1]) }
                 throw AnalysisError(.engineFailed, "cannot create a pipe for \(executable): \(String(cString: strerror(errno)))")
             }
-            // Not inherited by the other helpers other workers start meanwhile (the child gets its ends by dup2).
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             pipes.append(fds)
         }
         let (stdinPipe, stdoutPipe, stderrPipe) = (pipes[0], pipes[1], pipes[2])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, file ?? stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         var attributes = posix_spawnattr_t()
@@ -82,7 +93,7 @@ struct Subprocess {
         var output: [UInt8] = [], errors: [UInt8] = []
         var written = 0, timedOut = false, overflowed = false
         var inputFD = stdinPipe[1], outputFD = stdoutPipe[0], errorFD = stderrPipe[0]
-        if input.isEmpty { close(inputFD); inputFD = -1 }
+        if input.isEmpty || file != nil { close(inputFD); inputFD = -1 }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while outputFD >= 0 || errorFD >= 0 {
@@ -119,14 +130,27 @@ struct Subprocess {
             if overflowed { break }
         }
         for fd in [inputFD, outputFD, errorFD] where fd >= 0 { close(fd) }
-        if timedOut || overflowed { kill(pid, SIGKILL) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // It may have closed its outputs and still run: waited for until the deadline, then killed.
+        while !timedOut && !overflowed {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid || (done < 0 && errno != EINTR) { break }
+            if DispatchTime.now().uptimeNanoseconds >= deadline { timedOut = true; break }
+            usleep(2_000)
+        }
+        if timedOut || overflowed {
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         // WIFEXITED / WEXITSTATUS (macros Swift does not import).
         let exited = status & 0x7F == 0
         return Outcome(status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
                        errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed)
     }
+
+    /// glibc's `pipe2`, which Swift's Glibc module does not declare.
+    @_silgen_name("pipe2")
+    private static func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
     /// A helper that stops reading makes writes to its stdin fail with EPIPE instead of a SIGPIPE that
     /// would end this process (the command ignores SIGPIPE from the start as well).
