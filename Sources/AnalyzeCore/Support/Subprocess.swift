@@ -91,6 +91,9 @@ struct Subprocess {
         for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
 
         var output: [UInt8] = [], errors: [UInt8] = []
+        // Room for all it may write, at once: a page's pixels (a 116 MP page is 350 MB) are not copied
+        // again and again as the array doubles (untouched room costs no memory).
+        output.reserveCapacity(maximumOutput + 1)
         var written = 0, timedOut = false, overflowed = false
         var inputFD = stdinPipe[1], outputFD = stdoutPipe[0], errorFD = stderrPipe[0]
         if input.isEmpty || file != nil { close(inputFD); inputFD = -1 }
