@@ -117,26 +117,35 @@ struct PDFDocumentTests {
     @Test func aPageIsRenderedAtThreeHundredDPIUnlessToldAndNeverOverTheLimit() throws {
         let document = Self.pdf([try Self.rawPage("barcodes/qr-hello.png")])
         #expect(PDFRenderer.isPDF(document) && !PDFRenderer.isPDF(Array("%PDF".utf8)))
-        let info = try PDFRenderer.info(document, page: 1)
+        let info = try PDFRenderer.info(.bytes(document), page: 1)
         #expect(info == PDFRenderer.Info(pages: 1, width: 264, height: 264))
-        let (pixels, warnings) = try PDFRenderer.render(document, page: 1, resolution: PDFRenderer.defaultResolution, maximumPixels: 10_000_000)
+        let (pixels, warnings) = try PDFRenderer.render(.bytes(document), page: 1, resolution: PDFRenderer.defaultResolution, maximumPixels: 10_000_000)
         #expect(pixels.width == 1100 && pixels.height == 1100 && warnings.isEmpty)
         #expect(throws: AnalysisError.self) {
-            _ = try PDFRenderer.render(document, page: 1, resolution: 300, maximumPixels: 1_000_000)
+            _ = try PDFRenderer.render(.bytes(document), page: 1, resolution: 300, maximumPixels: 1_000_000)
         }
         do {
-            _ = try PDFRenderer.render(document, page: 1, resolution: 300, maximumPixels: 1_000_000)
+            _ = try PDFRenderer.render(.bytes(document), page: 1, resolution: 300, maximumPixels: 1_000_000)
         } catch {
             #expect(error.code == .tooLarge && error.message.contains("at 300 dpi 1100x1100"), "\(error.message)")
         }
         // A page the file does not have: a clear error.
-        #expect(throws: AnalysisError.self) { _ = try PDFRenderer.render(document, page: 2, resolution: 72, maximumPixels: 1_000_000) }
+        #expect(throws: AnalysisError.self) { _ = try PDFRenderer.render(.bytes(document), page: 2, resolution: 72, maximumPixels: 1_000_000) }
         // A single-page PDF keeps its plain name.
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(document).write(to: folder.appendingPathComponent("receipt.pdf"))
         let sources = InputCollector.collect([folder.path])
         #expect(sources.map(\.outputName) == ["receipt"] && sources.first?.page == nil)
+        // poppler handed the file (read where it needs, /proc/self/fd/0) draws the same pixels as from the bytes.
+        let path = folder.appendingPathComponent("receipt.pdf").path
+        let fromFile = try PDFRenderer.render(.file(path), page: 1, resolution: 150, maximumPixels: 10_000_000).0
+        let fromBytes = try PDFRenderer.render(.bytes(document), page: 1, resolution: 150, maximumPixels: 10_000_000).0
+        func rows(_ mat: OpenCVMat) -> [UInt8] {
+            mat.withPixels { base, stride in (0 ..< mat.height).flatMap { y in Array(UnsafeBufferPointer(start: base + y * stride, count: mat.width * 3)) } }
+        }
+        #expect(fromFile.width == 550 && rows(fromFile) == rows(fromBytes))
+        #expect(PDFRenderer.pageCount(path: path) == 1)
     }
 
     /// A helper that never ends, or writes without end, is stopped; the caller gets what it said.

@@ -32,10 +32,35 @@ public enum PDFRenderer {
         var height = 0.0
     }
 
+    /// Where poppler reads the document: the bytes through a pipe, or a regular file handed over as its
+    /// stdin and named `/proc/self/fd/0`, which poppler opens again as a file it can seek in and reads only
+    /// what the page needs (piped, every page of a 240 MB book made poppler read all of it, twice).
+    enum Source {
+        case bytes([UInt8])
+        case file(String)
+
+        /// `source` as `path` when that is a regular file poppler can be handed, else `bytes`.
+        static func preferring(path: String, over bytes: [UInt8]) -> Source {
+            (try? RegularFile.validate(path)) != nil ? .file(path) : .bytes(bytes)
+        }
+
+        var argument: String {
+            if case .file = self { return "/proc/self/fd/0" }
+            return "-"
+        }
+
+        func run(_ helper: Subprocess) throws(AnalysisError) -> Subprocess.Outcome {
+            switch self {
+            case .bytes(let bytes): try helper.run(input: bytes)
+            case .file(let path): try helper.run(readingFile: path)
+            }
+        }
+    }
+
     /// The document's page count and the size of `page` (from 1).
-    static func info(_ bytes: [UInt8], page: Int) throws(AnalysisError) -> Info {
-        let run = try Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", "-"], timeout: timeout,
-                                 maximumOutput: 1 << 20).run(input: bytes)
+    static func info(_ document: Source, page: Int, timeout: Double = timeout) throws(AnalysisError) -> Info {
+        let run = try document.run(Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", document.argument], timeout: timeout,
+                                              maximumOutput: 1 << 20))
         try check(run, "pdfinfo")
         return parse(run.output, page: page)
     }
@@ -56,19 +81,17 @@ public enum PDFRenderer {
         return info
     }
 
-    /// The number of pages of the PDF at `path` (handed to `pdfinfo` as its stdin, not read here); 0 when
+    /// The number of pages of the PDF at `path` (handed to `pdfinfo`, not read here); 0 when
     /// poppler cannot open it (the error comes when it is analysed). Given 30 s: it runs while the inputs
     /// are listed.
     static func pageCount(path: String) -> Int {
-        guard let run = try? Subprocess(executable: pdfinfo, arguments: ["-"], timeout: 30, maximumOutput: 1 << 20).run(readingFile: path),
-              run.status == 0 else { return 0 }
-        return parse(run.output, page: 1).pages
+        (try? info(.file(path), page: 1, timeout: 30))?.pages ?? 0
     }
 
-    /// Page `page` (from 1) of the PDF `bytes`, rendered at `resolution` dots per inch, as BGR pixels;
+    /// Page `page` (from 1) of the PDF `document`, rendered at `resolution` dots per inch, as BGR pixels;
     /// with poppler's warnings about the file (at most five, one line each).
-    static func render(_ bytes: [UInt8], page: Int, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
-        let info = try info(bytes, page: page)
+    static func render(_ document: Source, page: Int, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
+        let info = try info(document, page: page)
         guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
         guard page <= info.pages else {
             throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
@@ -81,9 +104,8 @@ public enum PDFRenderer {
             throw AnalysisError(.tooLarge, "PDF: page \(page) is \(Int(info.width))x\(Int(info.height)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)")
         }
         let pixelBytes = (width + 2) * (height + 2) * 3
-        let run = try Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", "-"],
-                                 timeout: timeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64)
-            .run(input: bytes)
+        let run = try document.run(Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", document.argument],
+                                              timeout: timeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64))
         try check(run, "pdftoppm")
         let pixels = try Self.pixels(ofPPM: run.output, maximumPixels: maximumPixels)
         return (pixels, warnings(run.errors))

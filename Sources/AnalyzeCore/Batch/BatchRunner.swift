@@ -150,9 +150,17 @@ public struct BatchRunner: Sendable {
         var timings = StageTimings()
         do {
             let identity = source.page != nil && pageFingerprints != nil ? RegularFile.identity(source.path) : nil
-            let bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes(maximumBytes: maximumFileBytes) }
-            let fingerprint = timings.measure("fingerprint") {
-                pageFingerprints.map { $0.fingerprint(of: bytes, path: source.path, identityBefore: identity) } ?? InputFingerprint(of: bytes)
+            let bytes: [UInt8], fingerprint: InputFingerprint
+            if let known = pageFingerprints?.known(path: source.path, identity: identity),
+               let head = RegularFile.head(source.path, count: 1024), PDFRenderer.isPDF(head) {
+                // Another page of a PDF already hashed, unchanged: poppler reads the parts of the file
+                // the page needs itself, so the file is not read whole again (a 240 MB book, each page).
+                (bytes, fingerprint) = (head, known)
+            } else {
+                bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes(maximumBytes: maximumFileBytes) }
+                fingerprint = timings.measure("fingerprint") {
+                    pageFingerprints.map { $0.fingerprint(of: bytes, path: source.path, identityBefore: identity) } ?? InputFingerprint(of: bytes)
+                }
             }
             if resume, let output, let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
                 return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },

@@ -7,6 +7,12 @@ import Synchronization
 final class PageFingerprints: Sendable {
     private let known = Mutex<[String: InputFingerprint]>([:])
 
+    /// The fingerprint already known for `path` as it is now (identity `identity`); nil when none is.
+    func known(path: String, identity: String?) -> InputFingerprint? {
+        guard let identity else { return nil }
+        return known.withLock { $0[path + "\u{0}" + identity] }
+    }
+
     /// The fingerprint of `bytes`, read from `path` whose identity was `before` the read.
     func fingerprint(of bytes: [UInt8], path: String, identityBefore before: String?) -> InputFingerprint {
         guard let before, before == RegularFile.identity(path) else { return InputFingerprint(of: bytes) }

@@ -46,9 +46,11 @@ public struct ImageRequestHandler {
             }
             var warnings: [String] = []
             if PDFRenderer.isPDF(file) {
-                // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient.
+                // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient. poppler
+                // reads the file itself when it is one, only the parts the page needs.
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
-                    try PDFRenderer.render(file, page: source.page?.number ?? 1, resolution: pdfResolution, maximumPixels: maximumPixels)
+                    try PDFRenderer.render(.preferring(path: source.path, over: file), page: source.page?.number ?? 1, resolution: pdfResolution,
+                                           maximumPixels: maximumPixels)
                 }
                 if let page = source.page, page.number == 1, page.count > InputCollector.maximumPages {
                     warnings.append("PDF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
