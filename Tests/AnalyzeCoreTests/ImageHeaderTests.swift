@@ -116,6 +116,20 @@ struct ImageHeaderTests {
         #expect(ImageHeader(parsing: far) == nil)
     }
 
+    /// Found by scripts/fuzz-parsers: a BigTIFF whose first directory lies at an offset near 2^63 (read as
+    /// Int.max), and one whose directory declares 0x8484…84 entries. Both trapped on an overflowing sum
+    /// (the orientation reader's and the page walk's); both are now simply no directory.
+    @Test func aBigTIFFsHugeOffsetsAndCountsAreNoDirectory() {
+        let farOffset: [UInt8] = [0x49, 0x49, 0x2B, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0xDA, 0xDB] + [UInt8](repeating: 0, count: 64)
+        var hugeCount: [UInt8] = [0x49, 0x49, 0x2B, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]
+        hugeCount += [UInt8](repeating: 0x84, count: 8) + [UInt8](repeating: 0, count: 64)
+        for bytes in [farOffset, hugeCount] {
+            #expect(ImageHeader(parsing: bytes) == nil)
+            #expect(ExifOrientationReader.orientationTag(in: bytes) == .absent)
+            #expect(ImageHeader.TIFFKind(bytes)?.pageDirectories(bytes).count ?? 0 <= 1)
+        }
+    }
+
     /// A classic TIFF of `kinds.count` directories chained one to the next, each an 8×4 gray page
     /// (NewSubfileType `kind`: 0 a page, 1 a reduced-resolution copy; a LONG, or in a big-endian file a
     /// SHORT, which sits in the first two bytes of its field); `loop` links the last back to the first.

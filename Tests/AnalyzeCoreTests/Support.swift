@@ -26,9 +26,15 @@ enum Fixture {
 /// Runs one of the repository's Python scripts (`scripts/NAME`) with python3 and returns its exit
 /// status and its stdout and stderr together.
 func runScript(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    try runProgram("/usr/bin/python3", [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments,
+                   environment: environment)
+}
+
+/// Runs `program` with `arguments`; its status and its stdout and stderr together.
+func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -8,6 +8,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(header.width >= 0 && header.height >= 0, "negative size from the header parser")
     }
     _ = ImageHeader.isTruncatedJPEG(bytes)
+    if let tiff = ImageHeader.TIFFKind(bytes) {
+        for offset in tiff.pageDirectories(bytes, limit: 64) {
+            var page = bytes
+            tiff.makeFirstDirectory(offset, in: &page)
+            _ = ImageHeader(parsing: page)
+        }
+    }
     _ = ExifOrientationReader.orientationTag(in: bytes)
     return 0
 }

@@ -4,8 +4,9 @@ import Glibc
 /// The pixel dimensions an image file's header claims, read without decoding it, so that an
 /// image claiming billions of pixels is refused before any allocation.
 ///
-/// Knows PNG, JPEG, GIF, BMP (Windows and OS/2), WebP and TIFF (classic and BigTIFF); returns nil for anything else (the decoder then
-/// applies OpenCV's own limit of 2^30 pixels).
+/// Knows PNG, JPEG, GIF, BMP (Windows and OS/2), WebP, TIFF (classic and BigTIFF), Netpbm (PBM, PGM,
+/// PPM, PAM), JPEG 2000 (JP2 and codestream) and Sun raster; returns nil for anything else, which is then
+/// not decoded.
 struct ImageHeader: Equatable {
     let width: Int
     let height: Int
@@ -94,6 +95,18 @@ struct ImageHeader: Equatable {
                 self.init(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
             default: return nil
             }
+        } else if b.count >= 3, b[0] == 0x50, (0x31 ... 0x37).contains(b[1]) {  // PNM (P1–P6) and PAM (P7)
+            guard let size = Self.netpbmSize(b) else { return nil }
+            self.init(width: size.width, height: size.height)
+        } else if b.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {  // JPEG 2000 (JP2)
+            guard let size = Self.jp2Size(b) else { return nil }
+            self.init(width: size.width, height: size.height)
+        } else if b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]), b.count >= 24 {    // JPEG 2000 codestream: SOC, SIZ
+            let (x, y, x0, y0) = (b.readUInt32BE(at: 8), b.readUInt32BE(at: 12), b.readUInt32BE(at: 16), b.readUInt32BE(at: 20))
+            guard x > x0, y > y0 else { return nil }
+            self.init(width: Int(x - x0), height: Int(y - y0))
+        } else if b.starts(with: [0x59, 0xA6, 0x6A, 0x95]), b.count >= 12 {   // Sun raster
+            self.init(width: Int(b.readUInt32BE(at: 4)), height: Int(b.readUInt32BE(at: 8)))
         } else if let kind = TIFFKind(b) {
             let offset = kind.firstDirectoryOffset(b)
             guard offset < b.count else { return nil }
@@ -103,6 +116,72 @@ struct ImageHeader: Equatable {
         } else {
             return nil
         }
+    }
+
+    /// Width and height of a Netpbm file (what `scanimage` writes): `P1`–`P6`, the magic then width and
+    /// height as decimal numbers between whitespace and `#` comments; `P7` (PAM), `WIDTH` and `HEIGHT`
+    /// lines before `ENDHDR`. Read from the first 4 KiB.
+    static func netpbmSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
+        let head = Array(b.prefix(4096))
+        if head[1] == 0x37 {
+            var width: Int?, height: Int?
+            for line in head.split(separator: 0x0A).dropFirst() {
+                let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+                if words.first == "ENDHDR" { break }
+                if words.count == 2, let value = Int(words[1]) {
+                    if words[0] == "WIDTH" { width = value } else if words[0] == "HEIGHT" { height = value }
+                }
+            }
+            guard let width, let height else { return nil }
+            return (width, height)
+        }
+        var numbers: [Int] = [], i = 2
+        guard i < head.count, [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(head[i]) else { return nil }
+        while numbers.count < 2, i < head.count {
+            let c = head[i]
+            if c == 0x23 {                                             // a comment, to the end of its line
+                while i < head.count, head[i] != 0x0A, head[i] != 0x0D { i += 1 }
+            } else if [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(c) {
+                i += 1
+            } else if (0x30 ... 0x39).contains(c) {
+                var value = 0, digits = 0
+                while i < head.count, (0x30 ... 0x39).contains(head[i]) {
+                    digits += 1
+                    guard digits <= 9 else { return nil }
+                    value = value * 10 + Int(head[i] - 0x30)
+                    i += 1
+                }
+                numbers.append(value)
+            } else {
+                return nil
+            }
+        }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+    }
+
+    /// Width and height of a JP2 file: its `ihdr` box (height, then width) inside the `jp2h` header box.
+    static func jp2Size(_ b: [UInt8]) -> (width: Int, height: Int)? {
+        /// The boxes from `start` to `end`: (type, where its content starts, where it ends).
+        func boxes(_ start: Int, _ end: Int) -> [(type: String, from: Int, to: Int)] {
+            var found: [(String, Int, Int)] = [], at = start
+            while at + 8 <= end, found.count < 64 {
+                var length = Int(b.readUInt32BE(at: at)), header = 8
+                if length == 1 {
+                    guard at + 16 <= end, b.readUInt32BE(at: at + 8) == 0 else { break }
+                    length = Int(b.readUInt32BE(at: at + 12))
+                    header = 16
+                } else if length == 0 {
+                    length = end - at
+                }
+                guard length >= header else { break }
+                found.append((String(decoding: b[at + 4 ..< at + 8], as: UTF8.self), at + header, min(end, at + length)))
+                at += length
+            }
+            return found
+        }
+        guard let header = boxes(0, b.count).first(where: { $0.type == "jp2h" }),
+              let ihdr = boxes(header.from, header.to).first(where: { $0.type == "ihdr" }), ihdr.to - ihdr.from >= 8 else { return nil }
+        return (Int(b.readUInt32BE(at: ihdr.from + 4)), Int(b.readUInt32BE(at: ihdr.from)))
     }
 
     /// The header of the file at `path` from its first `headBytes` bytes, and for a TIFF whose first
@@ -168,7 +247,8 @@ struct ImageHeader: Equatable {
         /// left-justified in its field (a BYTE, 1, as its first byte).
         private func directory(_ b: [UInt8], at offset: Int) -> (entries: [(tag: Int, value: Int)], declared: Int)? {
             let (first, entrySize) = big ? (8, 20) : (2, 12)
-            guard offset >= 0, offset + first <= b.count else { return nil }
+            // (An offset read from the file may be anything, Int.max included: compared without adding to it.)
+            guard offset >= 0, offset <= b.count - first else { return nil }
             let count = big ? u64(b, offset) : u16(b, offset)
             var entries: [(tag: Int, value: Int)] = []
             for n in 0 ..< min(count, maximumTIFFEntries) {
@@ -200,8 +280,10 @@ struct ImageHeader: Equatable {
             while seen.count < limit, offset > 0, offset < Int.max / 2, seen.insert(offset).inserted,
                   let bytes = read(offset, directoryBytes), let (entries, declared) = directory(bytes, at: 0) {
                 if entries.last(where: { $0.tag == 254 }).map({ $0.value & 1 == 1 }) != true { pages.append(offset) }
+                // (A BigTIFF's 64-bit entry count can be anything: checked before it is multiplied.)
+                guard declared < 1 << 40 else { break }
                 let linkAt = offset + (big ? 8 + declared * 20 : 2 + declared * 12)
-                guard declared < Int.max / 32, let link = read(linkAt, linkBytes), link.count == linkBytes else { break }
+                guard let link = read(linkAt, linkBytes), link.count == linkBytes else { break }
                 offset = big ? u64(link, 0) : u32(link, 0)
             }
             return pages

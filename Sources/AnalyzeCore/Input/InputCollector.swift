@@ -3,7 +3,8 @@ import Synchronization
 
 /// Turns command-line arguments (files and directories) into the run's list of images.
 ///
-/// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP, HEIF, AVIF),
+/// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP, HEIF, AVIF,
+/// Netpbm, JPEG 2000, Sun raster),
 /// PDF documents and videos,
 /// in sorted order; files named explicitly are taken whatever their extension (a missing one
 /// becomes a per-image error later, not a usage error). Duplicates are dropped. Output names
@@ -11,7 +12,8 @@ import Synchronization
 /// an input of its own (``expandingPages(_:)``).
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif",
+                                                      "pbm", "pgm", "ppm", "pnm", "pam", "jp2", "j2k", "j2c", "jpc", "ras"]
     /// Document extensions: every page of a PDF is rendered (poppler) and analysed as an image.
     public static let documentExtensions: Set<String> = ["pdf"]
     /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).
