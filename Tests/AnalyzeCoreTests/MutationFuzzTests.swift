@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import AnalyzeCore
 
-/// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF and WebP seeds: every mutant goes through the
+/// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF (one page, and the second of two), WebP, PGM and
+/// PDF seeds (a PDF's mutants through poppler's own processes): every mutant goes through the
 /// header parser, the EXIF reader and the whole handler (decode, orientation, rectangles, barcodes)
 /// and must give a result or a clear error, in bounded time; a crash ends the test process.
 ///
@@ -19,8 +20,16 @@ struct MutationFuzzTests {
         let files = ["orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg", "barcodes/qr-hello.png",
                      "barcodes/ean13.png", "rects/quad-1.png"]
         let qr = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))).0
+        let page = MultiPageTIFFTests.Page(width: 16, height: 8, pixels: (0 ..< 128).map { UInt8(($0 * 5) & 0xFF) })
+        let pdf = PDFDocumentTests.pdf([try PDFDocumentTests.jpegPage("orientation/orient-1.jpg", width: 480, height: 320)])
         return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) }
-            + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80))]
+            + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80)), ("tiff-pages", MultiPageTIFFTests.tiff([page, page])),
+               ("pgm", Array("P5\n# scan\n16 8\n255\n".utf8) + page.pixels), ("pdf", pdf)]
+    }
+
+    /// A mutant of the two-page TIFF is also read as its second page, as the runner reads such a file.
+    static func page(of seed: String) -> ImageSource.Page? {
+        seed == "tiff-pages" ? ImageSource.Page(number: 2, count: 2) : nil
     }
 
     /// A 16×16 8-bit gray, uncompressed, little-endian TIFF with an orientation tag.
@@ -75,7 +84,8 @@ struct MutationFuzzTests {
             _ = ExifOrientationReader.orientationTag(in: bytes)
             let start = Date()
             do {
-                let result = try ImageRequestHandler(source: ImageSource(path: "mutant-\(n)", outputName: "m"), maximumPixels: 4_000_000)
+                let source = ImageSource(path: "mutant-\(n)", outputName: "m", page: Self.page(of: seed.name))
+                let result = try ImageRequestHandler(source: source, maximumPixels: 4_000_000)
                     .perform(requests, engines: engines, bytes: bytes)
                 #expect(result.analysis.width > 0 && result.analysis.height > 0)
                 _ = try JSONRenderer.encode(result.analysis)
