@@ -117,6 +117,10 @@ struct PDFDocumentTests {
     @Test func aPageIsRenderedAtThreeHundredDPIUnlessToldAndNeverOverTheLimit() throws {
         let document = Self.pdf([try Self.rawPage("barcodes/qr-hello.png")])
         #expect(PDFRenderer.isPDF(document) && !PDFRenderer.isPDF(Array("%PDF".utf8)))
+        // Junk before the header is allowed, as readers allow it; an image quoting "%PDF-" in its metadata stays an image.
+        #expect(PDFRenderer.isPDF(Array("junk\r\n".utf8) + document))
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        #expect(!PDFRenderer.isPDF(Array(jpeg.prefix(2)) + [0xFF, 0xFE, 0, 12] + Array("%PDF-1.7 ".utf8) + Array(jpeg.dropFirst(2))))
         let info = try PDFRenderer.info(.bytes(document), page: 1)
         #expect(info == PDFRenderer.Info(pages: 1, width: 264, height: 264))
         let (pixels, warnings) = try PDFRenderer.render(.bytes(document), page: 1, resolution: PDFRenderer.defaultResolution, maximumPixels: 10_000_000)

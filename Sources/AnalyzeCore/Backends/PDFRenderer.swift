@@ -16,11 +16,14 @@ public enum PDFRenderer {
     /// Seconds one page may take to read or render.
     static let timeout = 120.0
 
-    /// Whether `bytes` are a PDF: its `%PDF-` header in the first 1024 bytes (where readers look for it).
+    /// Whether `bytes` are a PDF: its `%PDF-` header at the start, or in the first 1024 bytes (where
+    /// readers look for it, after junk some generators write) of a file that does not begin as an image
+    /// (a JPEG whose metadata happens to quote "%PDF-" stays a JPEG).
     static func isPDF(_ bytes: [UInt8]) -> Bool {
         let marker: [UInt8] = Array("%PDF-".utf8)
+        if bytes.starts(with: marker) { return true }
         let head = bytes.prefix(1024)
-        guard head.count >= marker.count else { return false }
+        guard head.count >= marker.count, !ImageHeader.hasImageSignature(bytes), !HEIFDecoder.isHEIF(bytes) else { return false }
         return (head.startIndex ... head.endIndex - marker.count).contains { head[$0 ..< $0 + marker.count].elementsEqual(marker) }
     }
 

@@ -118,6 +118,15 @@ struct ImageHeader: Equatable {
         }
     }
 
+    /// Whether `b` begins with the signature of an image format this parser knows (not whether its
+    /// header is whole).
+    static func hasImageSignature(_ b: [UInt8]) -> Bool {
+        let signatures: [[UInt8]] = [[0x89, 0x50, 0x4E, 0x47], [0xFF, 0xD8], [0x47, 0x49, 0x46, 0x38], [0x42, 0x4D], [0x52, 0x49, 0x46, 0x46],
+                                     [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20], [0xFF, 0x4F, 0xFF, 0x51], [0x59, 0xA6, 0x6A, 0x95]]
+        return signatures.contains { b.starts(with: $0) } || TIFFKind(b) != nil
+            || (b.count >= 3 && b[0] == 0x50 && (0x31 ... 0x37).contains(b[1]) && [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(b[2]))
+    }
+
     /// Width and height of a Netpbm file (what `scanimage` writes): `P1`–`P6`, the magic then width and
     /// height as decimal numbers between whitespace and `#` comments; `P7` (PAM), `WIDTH` and `HEIGHT`
     /// lines before `ENDHDR`. Read from the first 4 KiB.
