@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC, AVIF, Netpbm (PGM, PPM…), JPEG 2000 and Sun raster images, PDF documents and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC, AVIF, GIF, Netpbm (PGM, PPM…), JPEG 2000 and Sun raster images, PDF documents and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
     var inputs: [String] = []
 
     @OptionGroup var requests: RequestOptionGroups

@@ -63,6 +63,35 @@ struct ScanFormatTests {
         #expect(try UprightImage(decoding: pgm, orientation: .up, maximumPixels: 1_000_000).pixels.channels == 1)
     }
 
+    /// GIF, which OpenCV 4.6 cannot decode, is read by FFmpeg (the video library) at its first frame.
+    @Test func aGIFIsReadByFFmpegAtItsFirstFrame() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scans = folder.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        // ffmpeg (installed by scripts/test for the live-stream test) writes a palette GIF of the label, and
+        // an animated one: three frames of the label shrunk on white.
+        let label = Fixture.path("samples/product-label.png")
+        let still = try runProgram("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-i", label, scans.appendingPathComponent("label.gif").path])
+        #expect(still.status == 0, "\(still.output)")
+        let animated = try runProgram("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=320x200:d=0.3:r=10",
+                                                          "-i", label, "-filter_complex", "[1:v]scale=320:200[l];[0:v][l]overlay",
+                                                          scans.appendingPathComponent("moving.gif").path])
+        #expect(animated.status == 0, "\(animated.output)")
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandLineTests().run([scans.path, "--barcodes", "-o", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("ok   \(scans.path)/label.gif: 640x400, 1 barcode(s) (ean13 \"5901234123457\")"), "\(result.stderr)")
+        #expect(result.stderr.contains("ok   \(scans.path)/moving.gif: 320x200, 1 barcode(s) (ean13 \"5901234123457\"); warning: GIF: only the first of its 3 frames is analysed"),
+                "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("label.png").path))
+        // A GIF that claims more pixels than the limit is refused before FFmpeg opens it.
+        let bomb = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0] + [UInt8](repeating: 0, count: 32)
+        #expect {
+            _ = try GIFReader.firstFrame(path: "/nonexistent.gif", bytes: bomb, maximumPixels: 1_000_000)
+        } throws: { ($0 as? AnalysisError)?.code == .tooLarge }
+    }
+
     @Test func theirHeadersAreReadBeforeAnythingIsDecoded() throws {
         #expect(ImageHeader(parsing: Array("P4\n# a comment\n#another\n  1728\t2200\n".utf8)) == ImageHeader(width: 1728, height: 2200))
         #expect(ImageHeader(parsing: Array("P7\nWIDTH 12\nHEIGHT 7\nDEPTH 1\nMAXVAL 1\nENDHDR\n".utf8)) == ImageHeader(width: 12, height: 7))

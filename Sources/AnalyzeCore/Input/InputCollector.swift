@@ -4,7 +4,7 @@ import Synchronization
 /// Turns command-line arguments (files and directories) into the run's list of images.
 ///
 /// Directories are searched recursively for images by extension (JPEG, PNG, TIFF, BMP, WebP, HEIF, AVIF,
-/// Netpbm, JPEG 2000, Sun raster),
+/// Netpbm, JPEG 2000, Sun raster, GIF),
 /// PDF documents and videos,
 /// in sorted order; files named explicitly are taken whatever their extension (a missing one
 /// becomes a per-image error later, not a usage error). Duplicates are dropped. Output names
@@ -13,7 +13,7 @@ import Synchronization
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif",
-                                                      "pbm", "pgm", "ppm", "pnm", "pam", "jp2", "j2k", "j2c", "jpc", "ras"]
+                                                      "pbm", "pgm", "ppm", "pnm", "pam", "jp2", "j2k", "j2c", "jpc", "ras", "gif"]
     /// Document extensions: every page of a PDF is rendered (poppler) and analysed as an image.
     public static let documentExtensions: Set<String> = ["pdf"]
     /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).

@@ -40,7 +40,7 @@ public final class UprightImage: @unchecked Sendable {
         // JPEG cut inside its frame header) or another format behind an image extension (PFM, HDR)
         // could otherwise make OpenCV allocate gigabytes before the pixel limit is checked.
         guard let header = ImageHeader(parsing: bytes) else {
-            throw AnalysisError(.undecodable, "not an image whose size could be read from its header (JPEG, PNG, TIFF, BMP, WebP, HEIF, AVIF, PNM, JPEG 2000, Sun raster, PDF); not decoded")
+            throw AnalysisError(.undecodable, "not an image whose size could be read from its header (JPEG, PNG, TIFF, BMP, WebP, GIF, HEIF, AVIF, PNM, JPEG 2000, Sun raster, PDF); not decoded")
         }
         guard header.width > 0, header.height > 0 else {
             throw AnalysisError(.undecodable, "the header claims an empty image (\(header.width)x\(header.height))")
