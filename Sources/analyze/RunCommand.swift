@@ -98,7 +98,8 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o")
         }
         // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
-        var sources = InputCollector.collect(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
+        var sources = InputCollector.collect(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output],
+                                             pages: runOptions.pages ?? .all)
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
         // ...and never holds an input: outputs would overwrite or mix with the user's files.
         if let clash = sources.first(where: { $0.kind != .stream && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder

@@ -160,6 +160,20 @@ struct MultiPageTIFFTests {
         #expect(names.contains { $0.hasPrefix("scan.page-2-") && $0.count == "scan.page-2-".count + 8 }, "\(names)")
         #expect(Set(names.map { $0.lowercased() }).count == names.count)
         #expect(sources.first { $0.outputName == "single" }?.page == nil)
+
+        // --pages 2,10-: those pages of each multi-page file, under the same names; other inputs whole.
+        let selected = InputCollector.collect([folder.path], pages: try #require(PageSelection("2,10-")))
+        #expect(selected.filter { $0.path.hasSuffix("fax.tiff") }.map(\.outputName) == ["fax.page-02", "fax.page-10", "fax.page-11", "fax.page-12"])
+        #expect(selected.filter { $0.path.hasSuffix("/scan.tif") }.map(\.outputName) == ["scan.page-2"])
+        #expect(selected.contains { $0.outputName == "single" } && selected.contains { $0.path.hasSuffix("scan.page-2.tif") })
+    }
+
+    @Test func pageListsAreReadAsRangesFromOne() {
+        #expect(PageSelection("1")?.ranges == [1 ... 1])
+        #expect(PageSelection("1-3, 7,10-")?.ranges == [1 ... 3, 7 ... 7, 10 ... Int.max])
+        #expect(PageSelection("10-")?.contains(1_000_000) == true && PageSelection("10-")?.contains(9) == false)
+        for bad in ["", "0", "3-1", "a", "1,,2", "-3", "1-2-3", "2-x"] { #expect(PageSelection(bad) == nil, "\(bad)") }
+        #expect(PageSelection("1-3,7,10-")?.description == "1-3,7,10-")
     }
 
     @Test func aPageIsDecodedAsTheFirstPageOfItsFileWouldBe() throws {

@@ -23,7 +23,9 @@ public enum InputCollector {
     /// Folders in `excluding` (the run's output folder) are never searched, so a run's own outputs
     /// are not analysed by the next run. An argument with a URL scheme (`udp://…`, `rtsp://…`) or a
     /// `/dev/video*` device is a live stream.
-    public static func collect(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = []) -> [ImageSource] {
+    /// `pages`: which pages of multi-page TIFFs and PDFs become inputs (``PageSelection``).
+    public static func collect(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = [],
+                               pages selection: PageSelection = .all) -> [ImageSource] {
         let skipped = Set(excluded.map(canonical))
         var inputs: [(String, ImageSource.Kind)] = []
         var seen = Set<String>()
@@ -41,7 +43,7 @@ public enum InputCollector {
             }
         }
         for folder in sequences { add(folder, .frames) }
-        return expandingPages(name(inputs))
+        return expandingPages(name(inputs), selection: selection)
     }
 
     /// The pages of a TIFF or PDF at `path` by its first bytes (whatever its name); 0 for anything else.
@@ -61,9 +63,10 @@ public enum InputCollector {
     /// `scan.page-3` (numbers zero-padded to the page count's digits, so they sort in page order), each
     /// with its own outputs and line. A TIFF's pages are found along its chain of directories, read
     /// where they lie (reduced-resolution copies of a page, overviews and thumbnails, are not pages); a
-    /// PDF's are counted by poppler. A file of one page, or one that cannot be read here (the error
-    /// comes when it is analysed), stays one input.
-    static func expandingPages(_ sources: [ImageSource]) -> [ImageSource] {
+    /// PDF's are counted by poppler. Only the pages in `selection` become inputs (none, when it holds none
+    /// of the file's). A file of one page, or one that cannot be read here (the error comes when it is
+    /// analysed), stays one input.
+    static func expandingPages(_ sources: [ImageSource], selection: PageSelection = .all) -> [ImageSource] {
         // Counted side by side: a PDF's count is a pdfinfo process (10–20 ms), and a folder may hold thousands.
         let counts = Mutex([Int](repeating: 0, count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
@@ -76,7 +79,7 @@ public enum InputCollector {
             let source = sources[index], pages = pageCounts[index]
             guard pages > 1 else { return [source] }
             let digits = String(min(pages, maximumPages)).count
-            return (1 ... min(pages, maximumPages)).map { number in
+            return (1 ... min(pages, maximumPages)).filter(selection.contains).map { number in
                 let padded = String(repeating: "0", count: digits - String(number).count) + String(number)
                 return ImageSource(path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
                                    page: ImageSource.Page(number: number, count: pages))

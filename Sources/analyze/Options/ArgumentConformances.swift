@@ -11,6 +11,10 @@ extension Shard: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
+extension PageSelection: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
 /// `--symbologies qr,ean13,…`: a comma-separated list of symbology names (Vision's names, common
 /// spellings and the names of analyze 0.2 accepted; see `BarcodeSymbology.named`).
 struct SymbologyList: ExpressibleByArgument {

@@ -63,6 +63,9 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("pdf-dpi"), help: ArgumentHelp("Render the pages of PDF documents at this resolution (poppler's pdftoppm; default 300, what Tesseract expects of a page). A page that would exceed --max-pixels is refused.", valueName: "dpi"))
     var pdfDPI: Int = PDFRenderer.defaultResolution
 
+    @Option(name: .customLong("pages"), help: ArgumentHelp("Analyse only these pages of multi-page TIFFs and PDFs: page numbers from 1 and ranges, e.g. 1 (cover pages), 1-3,7 or 10- (from page 10 on). Other inputs are analysed whole; outputs keep the pages' own numbers.", valueName: "list"))
+    var pages: PageSelection?
+
     @Flag(name: [.short, .customLong("quiet")], help: "Print only failures and the final summary on stderr (no per-image lines, no progress bar).")
     var quiet = false
 
