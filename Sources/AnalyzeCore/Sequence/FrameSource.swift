@@ -150,11 +150,15 @@ final class FolderFrameSource: FrameSource {
         self.maximumBytes = maximumBytes
     }
 
+    /// The image kinds a folder of frames is made of: those decoded in memory (a GIF is read by FFmpeg
+    /// from its file, as a still image only).
+    static let frameExtensions = InputCollector.imageExtensions.subtracting(["gif"])
+
     /// The images of `folder` (not its subfolders, no hidden files), in natural name order.
     static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
         guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
         let paths = FilePathBytes.entries(of: folder)
-            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
+            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && frameExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
             .map(\.name)
             .sorted(by: naturalOrder)
             .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
