@@ -231,8 +231,10 @@ struct MultiPageTIFFTests {
         let sources = InputCollector.collect([folder.path])
         #expect(sources.count == InputCollector.maximumPages)
         #expect(sources.first?.outputName == "many.page-0001" && sources.last?.page == ImageSource.Page(number: InputCollector.maximumPages, count: count))
-        var warnings: [String] = []
-        _ = try ImageRequestHandler.page(sources[0].page, of: file, warnings: &warnings)
-        #expect(warnings == ["TIFF: only the first \(InputCollector.maximumPages) of its \(count) pages are analysed"])
+        // Its first page says so; the others do not.
+        let first = try ImageRequestHandler(source: sources[0]).perform(RequestSet([RectangleRequest()]), engines: WorkerEngines(), bytes: file)
+        #expect(first.analysis.warnings == ["only the first \(InputCollector.maximumPages) of its \(count) pages are analysed"])
+        let second = try ImageRequestHandler(source: sources[1]).perform(RequestSet([RectangleRequest()]), engines: WorkerEngines(), bytes: file)
+        #expect(second.analysis.warnings.isEmpty && second.analysis.page?.number == 2)
     }
 }

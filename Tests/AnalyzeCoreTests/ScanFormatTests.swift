@@ -96,6 +96,8 @@ struct ScanFormatTests {
         #expect(ImageHeader(parsing: Array("P4\n# a comment\n#another\n  1728\t2200\n".utf8)) == ImageHeader(width: 1728, height: 2200))
         #expect(ImageHeader(parsing: Array("P7\nWIDTH 12\nHEIGHT 7\nDEPTH 1\nMAXVAL 1\nENDHDR\n".utf8)) == ImageHeader(width: 12, height: 7))
         #expect(ImageHeader(parsing: Array("P6\nhello\n".utf8)) == nil)
+        // Found by scripts/fuzz-parsers: a PAM height of -2 was taken as it was.
+        #expect(ImageHeader(parsing: Array("P7\nWIDTH 4\nHEIGHT -2\nENDHDR\n".utf8)) == nil)
         #expect(ImageHeader(parsing: Array("P6 12".utf8)) == nil)
         // JP2: signature box, file type box, then the header box holding ihdr (height, width).
         let ihdr = Self.be32(22) + Array("ihdr".utf8) + Self.be32(300) + Self.be32(500) + [0, 3, 7, 7, 0, 0]

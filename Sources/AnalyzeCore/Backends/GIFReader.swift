@@ -5,10 +5,6 @@ import Foundation
 /// stored, transparent pixels black. An animated GIF is analysed at its first frame, and its warnings
 /// say so. Its size is checked against `--max-pixels` from its header before FFmpeg opens it.
 enum GIFReader {
-    static func isGIF(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8))
-    }
-
     /// The first frame of the GIF at `path`, whose bytes (`bytes`) were read; with the warnings.
     static func firstFrame(path: String, bytes: [UInt8], maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
         guard let header = ImageHeader(parsing: bytes), header.width > 0, header.height > 0 else {

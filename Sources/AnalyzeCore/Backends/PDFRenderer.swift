@@ -23,7 +23,7 @@ public enum PDFRenderer {
         let marker: [UInt8] = Array("%PDF-".utf8)
         if bytes.starts(with: marker) { return true }
         let head = bytes.prefix(1024)
-        guard head.count >= marker.count, !ImageHeader.hasImageSignature(bytes), !HEIFDecoder.isHEIF(bytes) else { return false }
+        guard head.count >= marker.count, ImageHeader.Format(bytes) == nil, !HEIFDecoder.isHEIF(bytes) else { return false }
         return (head.startIndex ... head.endIndex - marker.count).contains { head[$0 ..< $0 + marker.count].elementsEqual(marker) }
     }
 

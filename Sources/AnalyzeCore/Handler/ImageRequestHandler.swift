@@ -45,6 +45,10 @@ public struct ImageRequestHandler {
             case .none: file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
             }
             var warnings: [String] = []
+            // A TIFF or PDF of more pages than are analysed says so on its first page.
+            if let page = source.page, page.number == 1, page.count > InputCollector.maximumPages {
+                warnings.append("only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
+            }
             if PDFRenderer.isPDF(file) {
                 // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient. poppler
                 // reads the file itself when it is one, only the parts the page needs.
@@ -52,13 +56,10 @@ public struct ImageRequestHandler {
                     try PDFRenderer.render(.preferring(path: source.path, over: file), page: source.page?.number ?? 1, resolution: pdfResolution,
                                            maximumPixels: maximumPixels)
                 }
-                if let page = source.page, page.number == 1, page.count > InputCollector.maximumPages {
-                    warnings.append("PDF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
-                }
                 return perform(requests, on: UprightImage(pixels: pixels, orientation: .up), warnings: warnings + pdfWarnings, engines: engines,
                                timings: timings, idleWorkers: idleWorkers)
             }
-            if GIFReader.isGIF(file) {
+            if ImageHeader.Format(file) == .gif {
                 let (pixels, gifWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
                     try GIFReader.firstFrame(path: source.path, bytes: file, maximumPixels: maximumPixels)
                 }
@@ -117,9 +118,6 @@ public struct ImageRequestHandler {
         }
         guard page.number >= 1, page.number <= directories.count else {
             throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file now has \(directories.count) page(s) (it changed during the run)")
-        }
-        if page.number == 1 && page.count > InputCollector.maximumPages {
-            warnings.append("TIFF: only the first \(InputCollector.maximumPages) of its \(page.count) pages are analysed")
         }
         let directory = directories[page.number - 1]
         guard directory != tiff.firstDirectoryOffset(file) else { return file }

@@ -44,10 +44,35 @@ struct ImageHeader: Equatable {
         }
     }
 
+    /// The image formats this parser knows, told by their first bytes (whether the header that
+    /// follows is whole is for ``init(parsing:)`` to find).
+    enum Format: Equatable {
+        case png, jpeg, gif, bmp, webp, netpbm, jp2, jpeg2000Codestream, sunRaster
+        case tiff(TIFFKind)
+
+        init?(_ b: [UInt8]) {
+            if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+            else if b.starts(with: [0xFF, 0xD8]) { self = .jpeg }
+            else if b.starts(with: Array("GIF8".utf8)) { self = .gif }
+            else if b.starts(with: Array("BM".utf8)) { self = .bmp }
+            else if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8 ..< 12]) == Array("WEBP".utf8) { self = .webp }
+            // "P1"–"P7" then whitespace or a comment: PBM, PGM, PPM (plain and raw), PAM.
+            else if b.count >= 3, b[0] == 0x50, (0x31 ... 0x37).contains(b[1]), [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(b[2]) { self = .netpbm }
+            else if b.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { self = .jp2 }
+            else if b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { self = .jpeg2000Codestream }   // SOC, SIZ
+            else if b.starts(with: [0x59, 0xA6, 0x6A, 0x95]) { self = .sunRaster }
+            else if let kind = TIFFKind(b) { self = .tiff(kind) }
+            else { return nil }
+        }
+    }
+
     init?(parsing b: [UInt8]) {
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), b.count >= 24, Array(b[12 ..< 16]) == Array("IHDR".utf8) { // PNG
+        guard let format = Format(b) else { return nil }
+        switch format {
+        case .png:
+            guard b.count >= 24, Array(b[12 ..< 16]) == Array("IHDR".utf8) else { return nil }
             self.init(width: Int(b.readUInt32BE(at: 16)), height: Int(b.readUInt32BE(at: 20)))
-        } else if b.starts(with: [0xFF, 0xD8]) {                                // JPEG SOFn
+        case .jpeg:                                                             // SOFn
             // Markers are found as libjpeg finds them (jdmarker.c, next_marker): bytes other than
             // 0xFF before a marker are skipped ("Corrupt JPEG data: N extraneous bytes before
             // marker", which it decodes past), fill 0xFF bytes too, and FF 00 is not a marker. So
@@ -71,9 +96,11 @@ struct ImageHeader: Equatable {
                 i = m + 1 + length
             }
             return nil
-        } else if b.starts(with: [0x47, 0x49, 0x46, 0x38]), b.count >= 10 {      // GIF
+        case .gif:
+            guard b.count >= 10 else { return nil }
             self.init(width: Int(b.readUInt16LE(at: 6)), height: Int(b.readUInt16LE(at: 8)))
-        } else if b.starts(with: [0x42, 0x4D]), b.count >= 26 {                 // BMP
+        case .bmp:
+            guard b.count >= 26 else { return nil }
             if b.readUInt32LE(at: 14) == 12 {
                 // OS/2 1.x (BITMAPCOREHEADER): 16-bit width and height.
                 self.init(width: Int(b.readUInt16LE(at: 18)), height: Int(b.readUInt16LE(at: 20)))
@@ -81,9 +108,9 @@ struct ImageHeader: Equatable {
             }
             let h = Int32(bitPattern: b.readUInt32LE(at: 22))
             self.init(width: Int(Int32(bitPattern: b.readUInt32LE(at: 18)).magnitude), height: Int(h.magnitude))
-        } else if b.count >= 30, b.starts(with: [0x52, 0x49, 0x46, 0x46]), Array(b[8 ..< 12]) == [0x57, 0x45, 0x42, 0x50] {
-            let chunk = String(decoding: b[12 ..< 16], as: UTF8.self)
-            switch chunk {
+        case .webp:
+            guard b.count >= 30 else { return nil }
+            switch String(decoding: b[12 ..< 16], as: UTF8.self) {
             case "VP8X":
                 let w = Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16
                 let h = Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16
@@ -95,41 +122,32 @@ struct ImageHeader: Equatable {
                 self.init(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1)
             default: return nil
             }
-        } else if b.count >= 3, b[0] == 0x50, (0x31 ... 0x37).contains(b[1]) {  // PNM (P1–P6) and PAM (P7)
+        case .netpbm:
             guard let size = Self.netpbmSize(b) else { return nil }
             self.init(width: size.width, height: size.height)
-        } else if b.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {  // JPEG 2000 (JP2)
+        case .jp2:
             guard let size = Self.jp2Size(b) else { return nil }
             self.init(width: size.width, height: size.height)
-        } else if b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]), b.count >= 24 {    // JPEG 2000 codestream: SOC, SIZ
+        case .jpeg2000Codestream:
+            guard b.count >= 24 else { return nil }
             let (x, y, x0, y0) = (b.readUInt32BE(at: 8), b.readUInt32BE(at: 12), b.readUInt32BE(at: 16), b.readUInt32BE(at: 20))
             guard x > x0, y > y0 else { return nil }
             self.init(width: Int(x - x0), height: Int(y - y0))
-        } else if b.starts(with: [0x59, 0xA6, 0x6A, 0x95]), b.count >= 12 {   // Sun raster
+        case .sunRaster:
+            guard b.count >= 12 else { return nil }
             self.init(width: Int(b.readUInt32BE(at: 4)), height: Int(b.readUInt32BE(at: 8)))
-        } else if let kind = TIFFKind(b) {
+        case .tiff(let kind):
             let offset = kind.firstDirectoryOffset(b)
             guard offset < b.count else { return nil }
             let ifd = Array(b[offset ..< min(b.count, offset + kind.directoryBytes)])
             guard let size = kind.size(ifd: ifd) else { return nil }
             self.init(width: size.width, height: size.height)
-        } else {
-            return nil
         }
-    }
-
-    /// Whether `b` begins with the signature of an image format this parser knows (not whether its
-    /// header is whole).
-    static func hasImageSignature(_ b: [UInt8]) -> Bool {
-        let signatures: [[UInt8]] = [[0x89, 0x50, 0x4E, 0x47], [0xFF, 0xD8], [0x47, 0x49, 0x46, 0x38], [0x42, 0x4D], [0x52, 0x49, 0x46, 0x46],
-                                     [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20], [0xFF, 0x4F, 0xFF, 0x51], [0x59, 0xA6, 0x6A, 0x95]]
-        return signatures.contains { b.starts(with: $0) } || TIFFKind(b) != nil
-            || (b.count >= 3 && b[0] == 0x50 && (0x31 ... 0x37).contains(b[1]) && [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(b[2]))
     }
 
     /// Width and height of a Netpbm file (what `scanimage` writes): `P1`–`P6`, the magic then width and
     /// height as decimal numbers between whitespace and `#` comments; `P7` (PAM), `WIDTH` and `HEIGHT`
-    /// lines before `ENDHDR`. Read from the first 4 KiB.
+    /// lines before `ENDHDR`. Read from the first 4 KiB of a file ``Format`` found to be Netpbm.
     static func netpbmSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
         let head = Array(b.prefix(4096))
         if head[1] == 0x37 {
@@ -137,7 +155,7 @@ struct ImageHeader: Equatable {
             for line in head.split(separator: 0x0A).dropFirst() {
                 let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 if words.first == "ENDHDR" { break }
-                if words.count == 2, let value = Int(words[1]) {
+                if words.count == 2, let value = Int(words[1]), (0 ..< 1 << 31).contains(value) {   // never negative
                     if words[0] == "WIDTH" { width = value } else if words[0] == "HEIGHT" { height = value }
                 }
             }
@@ -145,7 +163,6 @@ struct ImageHeader: Equatable {
             return (width, height)
         }
         var numbers: [Int] = [], i = 2
-        guard i < head.count, [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(head[i]) else { return nil }
         while numbers.count < 2, i < head.count {
             let c = head[i]
             if c == 0x23 {                                             // a comment, to the end of its line
@@ -221,7 +238,7 @@ struct ImageHeader: Equatable {
     /// A TIFF's byte order and layout: classic TIFF (`II*\0` / `MM\0*`: 32-bit offsets, 12-byte
     /// directory entries) or BigTIFF (`II+\0` / `MM\0+`, offset size 8: 64-bit offsets, 20-byte
     /// entries), which libtiff and OpenCV read and large scans and microscopy images use.
-    struct TIFFKind {
+    struct TIFFKind: Equatable {
         let littleEndian: Bool
         let big: Bool
 

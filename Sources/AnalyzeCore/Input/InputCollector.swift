@@ -8,8 +8,8 @@ import Synchronization
 /// PDF documents and videos,
 /// in sorted order; files named explicitly are taken whatever their extension (a missing one
 /// becomes a per-image error later, not a usage error). Duplicates are dropped. Output names
-/// are the file stems, made unique when two inputs share a stem. Each page of a multi-page TIFF is
-/// an input of its own (``expandingPages(_:)``).
+/// are the file stems, made unique when two inputs share a stem. Each page of a multi-page TIFF or
+/// PDF is an input of its own (``expandingPages(_:selection:)``).
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif",

@@ -54,15 +54,7 @@ public enum RegularFile {
     /// At most `count` bytes of a regular file from `offset` (fewer at its end), or nil (missing, not
     /// regular, unreadable, a negative offset).
     public static func bytes(_ path: String, at offset: Int, count: Int) -> [UInt8]? {
-        guard offset >= 0, let fd = try? open(path) else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: max(1, count))
-        let n = bytes.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return -1 }
-            return pread(fd, base, min(count, buffer.count), off_t(offset))
-        }
-        guard n >= 0 else { return nil }
-        return Array(bytes.prefix(n))
+        withReader(path) { read in read(offset, count) } ?? nil
     }
 
     /// What identifies the file at `path` now (device, inode, size and modification time), or nil
@@ -74,19 +66,19 @@ public enum RegularFile {
     }
 
     /// Calls `body` with a reader of the regular file at `path`, opened once: `read(offset, count)`
-    /// gives at most `count` bytes from `offset` (fewer at its end, nil past it or on an error). nil
+    /// gives at most `count` bytes from `offset` (fewer at its end, none past it; nil on an error). nil
     /// when the file cannot be opened or is not a regular file.
     public static func withReader<T>(_ path: String, _ body: (_ read: (Int, Int) -> [UInt8]?) -> T) -> T? {
         guard let fd = try? open(path) else { return nil }
         defer { close(fd) }
         return body { offset, count in
-            guard offset >= 0, count > 0 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: count)
+            guard offset >= 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: max(1, count))
             let n = bytes.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return -1 }
-                return pread(fd, base, count, off_t(offset))
+                return pread(fd, base, min(count, buffer.count), off_t(offset))
             }
-            guard n > 0 else { return nil }
+            guard n >= 0 else { return nil }
             return Array(bytes.prefix(n))
         }
     }
