@@ -16,6 +16,16 @@ struct PDFDocumentTests {
         var width: Double
         var height: Double
         var rotate = 0
+        /// Text drawn over the page in Helvetica (content operators such as `BT /F1 24 Tf 72 700 Td (Total) Tj ET`).
+        var text = ""
+        /// Whether the image is drawn (a typeset page draws none).
+        var drawsImage = true
+    }
+
+    /// A typeset page of `width` × `height` points: only `text`, no image.
+    static func textPage(_ text: String, width: Double = 612, height: Double = 792, rotate: Int = 0) -> Page {
+        Page(entries: "/ColorSpace /DeviceGray /BitsPerComponent 8", stream: [255], pixelWidth: 1, pixelHeight: 1, width: width, height: height,
+             rotate: rotate, text: text, drawsImage: false)
     }
 
     /// A JPEG fixture as a DCT-encoded page, one point per pixel.
@@ -47,17 +57,17 @@ struct PDFDocumentTests {
 
     /// A PDF 1.4 file of `pages`, with its cross-reference table.
     static func pdf(_ pages: [Page]) -> [UInt8] {
-        var objects: [[UInt8]] = [[], []]   // 1: catalog, 2: page tree
+        var objects: [[UInt8]] = [[], [], Array("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".utf8)]   // 1: catalog, 2: page tree, 3: font
         var kids: [Int] = []
         for page in pages {
             objects.append(Array("<< /Type /XObject /Subtype /Image /Width \(page.pixelWidth) /Height \(page.pixelHeight) \(page.entries) /Length \(page.stream.count) >>\nstream\n".utf8)
                            + page.stream + Array("\nendstream".utf8))
             let image = objects.count
-            let content = "q \(page.width) 0 0 \(page.height) 0 0 cm /Im0 Do Q"
+            let content = (page.drawsImage ? "q \(page.width) 0 0 \(page.height) 0 0 cm /Im0 Do Q " : "") + page.text
             objects.append(Array("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
             let contents = objects.count
             objects.append(Array(("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Rotate \(page.rotate) "
-                                  + "/Resources << /XObject << /Im0 \(image) 0 R >> >> /Contents \(contents) 0 R >>").utf8))
+                                  + "/Resources << /XObject << /Im0 \(image) 0 R >> /Font << /F1 3 0 R >> >> /Contents \(contents) 0 R >>").utf8))
             kids.append(objects.count)
         }
         objects[0] = Array("<< /Type /Catalog /Pages 2 0 R >>".utf8)
@@ -148,6 +158,102 @@ struct PDFDocumentTests {
         }
         #expect(fromFile.width == 550 && rows(fromFile) == rows(fromBytes))
         #expect(PDFRenderer.pageCount(path: path) == 1)
+    }
+
+    /// A typeset page's text is its own text layer (exact words, no OCR); a scanned page, even with a
+    /// stamped line of text over it, is read by OCR; `--pdf-text` chooses otherwise.
+    @Test func aTypesetPageGivesItsOwnTextAndAScanIsRead() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = "BT /F1 24 Tf 72 700 Td (Invoice 2026-11 <A&B>) Tj 0 -40 Td (Total: 42.50 EUR) Tj ET"
+        var scan = try Self.rawPage("text/page.png")
+        scan.text = "BT /F1 8 Tf 5 5 Td (Stamp 7) Tj ET"
+        let document = Self.pdf([Self.textPage(lines), Self.textPage(lines, rotate: 90), scan])
+        let input = folder.appendingPathComponent("mixed.pdf")
+        try Data(document).write(to: input)
+
+        func analyse(_ options: [String]) throws -> [[String: Any]] {
+            let out = folder.appendingPathComponent("out-\(options.joined())")
+            let run = try CommandLineTests().run([input.path, "--text", "--pdf-dpi", "144", "-o", out.path] + options)
+            #expect(run.status == 0, "\(run.stderr)")
+            let schema = try runScript("validate-json", [out.path])
+            #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
+            return try (1 ... 3).map { page in
+                let data = try Data(contentsOf: out.appendingPathComponent("mixed.page-\(page).json"))
+                return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            }
+        }
+        func lineStrings(_ page: [String: Any]) -> [String] { (page["text"] as? [[String: Any]] ?? []).compactMap { $0["string"] as? String } }
+        func firstWordBox(_ page: [String: Any]) throws -> [Double] {
+            let line = try #require((page["text"] as? [[String: Any]])?.first)
+            let word = try #require((line["words"] as? [[String: Any]])?.first)
+            #expect(word["string"] as? String == "Invoice" && word["confidence"] as? Double == 1)
+            let box = try #require(word["boundingBox"] as? [String: Double])
+            return [box["x"], box["y"], box["width"], box["height"]].compactMap { $0 }
+        }
+        func near(_ a: [Double], _ b: [Double]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= 1.5 } }
+
+        let auto = try analyse([])
+        #expect(auto[0]["textSource"] as? String == "pdfTextLayer")
+        #expect(lineStrings(auto[0]) == ["Invoice 2026-11 <A&B>", "Total: 42.50 EUR"])
+        #expect(auto[0]["fullText"] as? String == "Invoice 2026-11 <A&B>\n\nTotal: 42.50 EUR")
+        // 24-pt Helvetica at 144 dpi: "Invoice" from 72 pt in and 75 pt down, 76 pt wide and 22 pt high, in pixels.
+        #expect(auto[0]["width"] as? Int == 1224 && auto[0]["height"] as? Int == 1584)
+        let box = try firstWordBox(auto[0])
+        #expect(near(box, [144, 149.5, 152.1, 44.4]), "\(box)")
+        // /Rotate 90: the page is drawn turned a quarter clockwise, and so are the words' boxes.
+        #expect(auto[1]["width"] as? Int == 1584 && auto[1]["height"] as? Int == 1224 && auto[1]["textSource"] as? String == "pdfTextLayer")
+        let turnedBox = try firstWordBox(auto[1])
+        #expect(near(turnedBox, [1390.1, 144, 44.4, 152.1]), "\(turnedBox)")
+        // The scan is read from its pixels: its lines, not only the stamp its layer holds.
+        #expect(auto[2]["textSource"] == nil)
+        #expect((auto[2]["fullText"] as? String ?? "").contains("Pack my box with five dozen liquor jugs."), "\(String(describing: auto[2]["fullText"]))")
+
+        let ocr = try analyse(["--pdf-text", "ocr"])
+        #expect(ocr[0]["textSource"] == nil && (ocr[0]["fullText"] as? String ?? "").contains("Total: 42.50 EUR"), "\(String(describing: ocr[0]["fullText"]))")
+        #expect(ocr[0]["optionsHash"] as? String != auto[0]["optionsHash"] as? String)
+
+        let layer = try analyse(["--pdf-text", "layer"])
+        #expect(layer[2]["textSource"] as? String == "pdfTextLayer" && layer[2]["fullText"] as? String == "Stamp 7")
+        #expect(lineStrings(layer[0]) == lineStrings(auto[0]))
+
+        // Character boxes are only OCR's: with --characters, auto reads the pixels.
+        let characters = try analyse(["--characters"])
+        #expect(characters[0]["textSource"] == nil)
+    }
+
+    /// pdftotext's XHTML is untrusted: escapes undone, boxes kept to the page, a layer of code points
+    /// that mean nothing found unusable; pdfimages' table gives the share of the page its images cover.
+    @Test func aTextLayerIsReadWithCare() {
+        let xhtml = Array("""
+        <doc><page width="100" height="50"><flow><block xMin="1" yMin="1" xMax="90" yMax="20">
+        <line xMin="1" yMin="1" xMax="90" yMax="20">
+        <word xMin="1" yMin="1" xMax="20" yMax="10">&lt;A&amp;B&gt;</word>
+        <word xMin="90" yMin="1" xMax="130" yMax="10">edge&#x263A;</word>
+        <word xMin="200" yMin="1" xMax="230" yMax="10">gone</word>
+        <word xMin="5" yMin="5" xMax="nan" yMax="10">bad</word>
+        <word xMin="1" yMin="1" xMax="20" yMax="10"> </word>
+        </line></block></flow>
+        <flow><block><line><word xMin="10" yMin="30" xMax="20" yMax="40">two</word></line></block></flow></page></doc>
+        """.utf8)
+        let layer = PDFTextLayer.parse(xhtml, pixelsPerPoint: 2, width: 200, height: 100)
+        #expect(layer.lines.map(\.string) == ["<A&B> edge\u{263A}", "two"])
+        #expect(layer.fullText == "<A&B> edge\u{263A}\n\ntwo")
+        #expect(layer.lines.first?.words.map(\.boundingBox) == [BoundingBox(x: 2, y: 2, width: 38, height: 18), BoundingBox(x: 180, y: 2, width: 20, height: 18)])
+        #expect(layer.isUsable && layer.wordCount == 3)
+        let junk = PDFTextLayer.parse(Array("<word xMin=\"1\" yMin=\"1\" xMax=\"9\" yMax=\"9\">\u{E001}\u{E002}\u{FFFD}a</word>".utf8),
+                                      pixelsPerPoint: 1, width: 10, height: 10)
+        #expect(junk.wordCount == 1 && !junk.isUsable)
+        // A page of 612 x 792 pt: a 300-dpi scan over all of it, its soft mask, a logo.
+        let listing = Array("""
+        page   num  type   width height color comp bpc  enc interp  object ID x-ppi y-ppi size ratio
+        --------------------------------------------------------------------------------------------
+           1     0 image    2550  3300  rgb     3   8  jpeg   no         5  0   300   300  512K 2.0%
+           1     1 smask    2550  3300  gray    1   8  image  no         6  0   300   300   10K 0.1%
+        """.utf8)
+        #expect(abs(PDFTextLayer.coverage(listing: listing, area: 612 * 792) - 1) < 1e-9)
+        let logo = Array("   1     0 image     150   150  rgb     3   8  jpeg   no         5  0   150   150  5K 2.0%\n".utf8)
+        #expect(abs(PDFTextLayer.coverage(listing: logo, area: 612 * 792) - 72.0 * 72 / (612 * 792)) < 1e-9)
     }
 
     /// A helper that never ends, or writes without end, is stopped; the caller gets what it said.

@@ -143,7 +143,7 @@ public enum PDFRenderer {
     }
 
     /// Throws the error a failed run means: poppler's own words (its last message), or what stopped it.
-    private static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
+    static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
         if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(timeout)) s; the page is not analysed") }
         if run.outputOverflowed { throw AnalysisError(.undecodable, "PDF: \(program) wrote more than the page's pixels; stopped") }
         guard run.status == 0 else {

@@ -52,12 +52,20 @@ public struct ImageRequestHandler {
             if PDFRenderer.isPDF(file) {
                 // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient. poppler
                 // reads the file itself when it is one, only the parts the page needs.
+                let document = PDFRenderer.Source.preferring(path: source.path, over: file), pageNumber = source.page?.number ?? 1
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
-                    try PDFRenderer.render(.preferring(path: source.path, over: file), page: source.page?.number ?? 1, resolution: pdfResolution,
-                                           maximumPixels: maximumPixels)
+                    try PDFRenderer.render(document, page: pageNumber, resolution: pdfResolution, maximumPixels: maximumPixels)
                 }
-                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up), warnings: warnings + pdfWarnings, engines: engines,
-                               timings: timings, idleWorkers: idleWorkers)
+                let image = UprightImage(pixels: pixels, orientation: .up)
+                warnings += pdfWarnings
+                // A typeset page's own words, when the text request takes them (``PDFText``), instead of OCR.
+                if let text = requests[TextRequest.self] {
+                    image.pageText = timings.measure("text") {
+                        text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: image.width, height: image.height,
+                                         warnings: &warnings)
+                    }
+                }
+                return perform(requests, on: image, warnings: warnings, engines: engines, timings: timings, idleWorkers: idleWorkers)
             }
             if ImageHeader.Format(file) == .gif {
                 let (pixels, gifWarnings) = try timings.measure("decode") { () throws(AnalysisError) in

@@ -68,14 +68,25 @@ extension TextObservation {
 
 /// The text of one image (the result of a ``TextRequest``): its lines with their words, and the
 /// whole text, lines separated by newlines and blocks by blank lines. Written to the image's JSON
-/// as `text` (the lines) and `fullText`.
+/// as `text` (the lines) and `fullText`, and `textSource` when the text was not read by OCR.
 public struct RecognizedPage: RequestResult {
     public let lines: [TextObservation]
     public let fullText: String
+    /// Where the text came from.
+    public let source: TextSource
 
-    public init(lines: [TextObservation], fullText: String) {
+    public init(lines: [TextObservation], fullText: String, source: TextSource = .ocr) {
         self.lines = lines
         self.fullText = fullText
+        self.source = source
+    }
+
+    /// Where an image's text came from.
+    public enum TextSource: String, Sendable, Codable {
+        /// Tesseract, reading the pixels (the JSON has no `textSource`).
+        case ocr
+        /// A PDF page's own text layer (`pdftotext`): exact words, confidence 1.
+        case pdfTextLayer
     }
 
     /// Lines shown in the report.
@@ -93,12 +104,15 @@ public struct RecognizedPage: RequestResult {
     public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
         try container.encode(lines, forKey: AnalysisCodingKey(kind.rawValue))
         try container.encode(fullText, forKey: Self.fullTextKey)
+        if source != .ocr { try container.encode(source, forKey: Self.textSourceKey) }
     }
 
     public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> RecognizedPage? {
         guard let lines = try container.decodeIfPresent([TextObservation].self, forKey: AnalysisCodingKey(kind.rawValue)) else { return nil }
-        return RecognizedPage(lines: lines, fullText: try container.decodeIfPresent(String.self, forKey: fullTextKey) ?? "")
+        return RecognizedPage(lines: lines, fullText: try container.decodeIfPresent(String.self, forKey: fullTextKey) ?? "",
+                              source: try container.decodeIfPresent(TextSource.self, forKey: textSourceKey) ?? .ocr)
     }
 
     static let fullTextKey = AnalysisCodingKey("fullText")
+    static let textSourceKey = AnalysisCodingKey("textSource")
 }

@@ -23,6 +23,9 @@ public struct TextRequest: ImageRequest {
     /// request. Not part of the options hash: after resolution only ``textDetector`` matters.
     public var detectorIsOptional = false
 
+    /// Where a PDF page's text comes from (`--pdf-text`): the page's own text layer or OCR of its pixels.
+    public var pdfText: PDFText = .auto
+
     /// PP-OCRv4's DB detector (``TextDetectorModel/ppocrV4``).
     public static let ppocrDetector = TextDetectorModel.ppocrV4
 
@@ -44,14 +47,36 @@ public struct TextRequest: ImageRequest {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case languages, characterBoxes, minimumConfidence, detectsPageRotation, textDetector
+        case languages, characterBoxes, minimumConfidence, detectsPageRotation, textDetector, pdfText
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(languages: try c.decode(String.self, forKey: .languages), characterBoxes: try c.decode(Bool.self, forKey: .characterBoxes),
+                  minimumConfidence: try c.decode(Double.self, forKey: .minimumConfidence),
+                  detectsPageRotation: try c.decode(Bool.self, forKey: .detectsPageRotation),
+                  textDetector: try c.decodeIfPresent(TextDetectorModel.self, forKey: .textDetector),
+                  pdfText: try c.decodeIfPresent(PDFText.self, forKey: .pdfText) ?? .auto)
+    }
+
+    /// `pdfText` only when it is not the default, so that the options hash of every run without
+    /// `--pdf-text` stays what it was before the option existed.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(languages, forKey: .languages)
+        try c.encode(characterBoxes, forKey: .characterBoxes)
+        try c.encode(minimumConfidence, forKey: .minimumConfidence)
+        try c.encode(detectsPageRotation, forKey: .detectsPageRotation)
+        try c.encodeIfPresent(textDetector, forKey: .textDetector)
+        if pdfText != .auto { try c.encode(pdfText, forKey: .pdfText) }
     }
 
     public init() { self.init(languages: "eng") }
 
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false) {
+                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto) {
         self.languages = languages
+        self.pdfText = pdfText
         self.detectsPageRotation = detectsPageRotation
         self.textDetector = textDetector
         self.detectorIsOptional = detectorIsOptional
@@ -62,6 +87,8 @@ public struct TextRequest: ImageRequest {
     /// Lines and the whole page text. One recognition pass; a second only when the first reading
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
+        // A PDF page whose own text is taken (``pdfPageText(of:page:resolution:width:height:warnings:)``).
+        if let pageText = image.pageText { return pageText }
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
@@ -239,6 +266,52 @@ public struct TextRequest: ImageRequest {
     static func meanConfidence(_ lines: [TextObservation]) -> Double {
         let words = lines.flatMap(\.words)
         return words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+    }
+}
+
+/// Where `--text` takes a PDF page's text from (`--pdf-text`).
+public enum PDFText: String, Sendable, Codable, CaseIterable {
+    /// The page's text layer when it has usable text and its images cover under a tenth of it (a
+    /// typeset page: exact words, no OCR); otherwise OCR of the rendered page (a scan, a page of photos
+    /// or charts, a page without text). With character boxes asked, always OCR (the layer has none).
+    case auto
+    /// The text layer only, never OCR: a page without one has no text.
+    case layer
+    /// OCR of the rendered page, as for any image.
+    case ocr
+
+    /// The share of a page its images may cover for `auto` to take its text layer: a logo or a
+    /// signature, not a scan, a photo or a chart drawn as an image.
+    public static let maximumImageCoverage = 0.1
+}
+
+extension TextRequest {
+    /// Page `page` of a PDF, rendered at `resolution` dpi to `width` × `height` pixels: its text from its
+    /// own text layer when ``pdfText`` says to take it there, with the boxes in those pixels; nil when the
+    /// page is to be read by OCR. What poppler could not read becomes a warning.
+    func pdfPageText(of document: PDFRenderer.Source, page: Int, resolution: Int, width: Int, height: Int,
+                     warnings: inout [String]) -> RecognizedPage? {
+        if pdfText == .ocr || (pdfText == .auto && characterBoxes) { return nil }
+        let scale = Double(resolution) / 72
+        let layer: PDFTextLayer.Layer
+        do {
+            layer = try PDFTextLayer.read(document, page: page, pixelsPerPoint: scale, width: width, height: height)
+        } catch {
+            warnings.append(pdfText == .auto ? "\(error.message); the page's pixels are read instead" : error.message)
+            return pdfText == .auto ? nil : RecognizedPage(lines: [], fullText: "", source: .pdfTextLayer)
+        }
+        if pdfText == .auto {
+            guard layer.wordCount > 0, layer.isUsable else { return nil }
+            let coverage: Double
+            do {
+                coverage = try PDFTextLayer.imageCoverage(document, page: page, area: Double(width * height) / (scale * scale))
+            } catch {
+                warnings.append("\(error.message); the page's pixels are read instead")
+                return nil
+            }
+            guard coverage < PDFText.maximumImageCoverage else { return nil }
+        }
+        return RecognizedPage(lines: layer.lines, fullText: layer.fullText, source: .pdfTextLayer)
     }
 }
 

@@ -4,6 +4,7 @@ import ArgumentParser
 extension FaceDetectorKind: ExpressibleByArgument {}
 
 extension TextGate: ExpressibleByArgument {}
+extension PDFText: ExpressibleByArgument {}
 
 extension OutputLayout.AnnotatedFormat: ExpressibleByArgument {}
 
