@@ -97,12 +97,14 @@ struct PDFDocumentTests {
         // A PDF cut in half and a text file named .pdf beside it: each fails alone.
         try Data(document.prefix(document.count / 2)).write(to: inputs.appendingPathComponent("cut.pdf"))
         try Data("not a PDF".utf8).write(to: inputs.appendingPathComponent("notes.pdf"))
+        try Data(Self.pdf([])).write(to: inputs.appendingPathComponent("empty.pdf"))
         let out = folder.appendingPathComponent("out")
         // At 72 dpi a point is a pixel: each page comes back at its image's own size.
         let run = try CommandLineTests().run([inputs.path, "--barcodes", "--pdf-dpi", "72", "-o", out.path])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("FAIL \(inputs.path)/notes.pdf: "), "\(run.stderr)")
         #expect(run.stderr.contains("FAIL \(inputs.path)/cut.pdf: PDF: "), "\(run.stderr)")
+        #expect(run.stderr.contains("FAIL \(inputs.path)/empty.pdf: PDF: poppler found no page in it"), "\(run.stderr)")
         #expect(run.stderr.contains("statement.pdf (page 2 of 3)"), "\(run.stderr)")
 
         func json(_ name: String) throws -> [String: Any] {

@@ -64,6 +64,10 @@ public enum PDFRenderer {
     static func info(_ document: Source, page: Int, timeout: Double = timeout) throws(AnalysisError) -> Info {
         let run = try document.run(Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", document.argument], timeout: timeout,
                                               maximumOutput: 1 << 20))
+        // pdfinfo refuses page 1 of a document whose page tree holds none.
+        if run.status != 0, run.errors.contains("Wrong page range given") {
+            throw AnalysisError(.undecodable, "PDF: poppler found no page in it (its page tree is empty or damaged)")
+        }
         try check(run, "pdfinfo")
         return parse(run.output, page: page)
     }
