@@ -25,7 +25,7 @@ let package = Package(
         .target(
             name: "COpenCVShim",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
-            linkerSettings: (openCVLibraries + ["png", "jpeg"]).map { .linkedLibrary($0) }
+            linkerSettings: (openCVLibraries + ["png", "jpeg", "gif"]).map { .linkedLibrary($0) }
         ),
         // Thin C++ target: OpenCV's videoio (FFmpeg) and contrib trackers behind a plain-C header, as the
         // shared library libAnalyzeVideo.so; nothing links it: AnalyzeCore's VideoLibrary opens it on first use.

@@ -2,7 +2,8 @@
 // own decoders set them up (same output pixels), so that what those libraries would print on stderr
 // ("Corrupt JPEG data…", "libpng warning: iCCP…", "libpng error: …") becomes the image's warnings
 // and error message instead; and so that a JPEG can be decoded at 1/2, 1/4 or 1/8 of its size (DCT
-// scaling). Every other format (and a CMYK JPEG) goes through cv::imdecode, from OpenCV's image codecs,
+// scaling). GIF, which OpenCV 4.6 cannot decode, is read with giflib (aocv_gif.cpp). Every other
+// format (and a CMYK JPEG) goes through cv::imdecode, from OpenCV's image codecs,
 // opened on first use (aocv_codecs.cpp).
 #include "aocv_internal.hpp"
 #include <opencv2/imgcodecs.hpp>
@@ -259,6 +260,13 @@ extern "C" aocv_mat *aocv_decode_reporting(const uint8_t *bytes, size_t length, 
             decoded = decodePNG(bytes, length, messages);
         } else if (hasPrefix(bytes, length, "\xff\xd8\xff", 3)) {
             decoded = decodeJPEG(bytes, length, reduction, messages);
+        } else if (hasPrefix(bytes, length, "GIF87a", 6) || hasPrefix(bytes, length, "GIF89a", 6)) {
+            int frames = 0;
+            decoded = aocv_decode_gif(bytes, length, &frames);
+            if (frames > 1) {
+                const std::string count = frames >= 10000 ? "10000 or more" : std::to_string(frames);
+                messages.add("GIF: only the first of its " + count + " frames is analysed", "");
+            }
         }
         if (decoded.empty()) {
             const cv::Mat buffer(1, (int)std::min<size_t>(length, (size_t)INT32_MAX), CV_8UC1, (void *)bytes);

@@ -63,8 +63,8 @@ struct ScanFormatTests {
         #expect(try UprightImage(decoding: pgm, orientation: .up, maximumPixels: 1_000_000).pixels.channels == 1)
     }
 
-    /// GIF, which OpenCV 4.6 cannot decode, is read by FFmpeg (the video library) at its first frame.
-    @Test func aGIFIsReadByFFmpegAtItsFirstFrame() throws {
+    /// GIF, which OpenCV 4.6 cannot decode, is read with giflib at its first frame.
+    @Test func aGIFIsReadAtItsFirstFrame() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scans = folder.appendingPathComponent("scans")
@@ -85,11 +85,109 @@ struct ScanFormatTests {
         #expect(result.stderr.contains("ok   \(scans.path)/moving.gif: 320x200, 1 barcode(s) (ean13 \"5901234123457\"); warning: GIF: only the first of its 3 frames is analysed"),
                 "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("label.png").path))
-        // A GIF that claims more pixels than the limit is refused before FFmpeg opens it.
+        // A GIF that claims more pixels than the limit is refused before it is decoded.
         let bomb = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0] + [UInt8](repeating: 0, count: 32)
         #expect {
-            _ = try GIFReader.firstFrame(path: "/nonexistent.gif", bytes: bomb, maximumPixels: 1_000_000)
+            _ = try UprightImage(decoding: bomb, orientation: .up, maximumPixels: 1_000_000)
         } throws: { ($0 as? AnalysisError)?.code == .tooLarge }
+    }
+
+    /// A GIF of `width` × `height` colour indices (row by row) with `palette` (RGB), made by hand: a frame
+    /// at (`left`, `top`) on the screen, `transparent` its transparent index, rows stored interlaced on request.
+    static func gif(screen: (Int, Int), frame: (left: Int, top: Int, width: Int, height: Int), palette: [[UInt8]], indices: [UInt8],
+                    transparent: UInt8? = nil, interlaced: Bool = false, localTables: [[[UInt8]]] = []) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func table(_ colours: [[UInt8]]) -> [UInt8] { (0 ..< 4).flatMap { $0 < colours.count ? colours[$0] : [0, 0, 0] } }
+        // A global table of 4 colours; none when `palette` is empty.
+        var out = Array("GIF89a".utf8) + le16(screen.0) + le16(screen.1) + [palette.isEmpty ? 0x71 : 0xF1, 0, 0]
+        if !palette.isEmpty { out += table(palette) }
+        if let transparent { out += [0x21, 0xF9, 4, 0x01, 0, 0, transparent, 0] }
+        // One frame per local table (each with its own), or one frame on the global table.
+        let descriptor = [0x2C] + le16(frame.left) + le16(frame.top) + le16(frame.width) + le16(frame.height)
+        guard localTables.isEmpty else {
+            var frames = out
+            let data = Array(gif(screen: screen, frame: frame, palette: [[0, 0, 0]], indices: indices, interlaced: interlaced)
+                .dropFirst(13 + 12 + descriptor.count + 1).dropLast())   // the image data of a one-frame file, without the trailer
+            for local in localTables { frames += descriptor + [(interlaced ? 0x40 : 0) | 0x81] + table(local) + data }
+            return frames + [0x3B]
+        }
+        out += descriptor + [interlaced ? 0x40 : 0]
+        var rows = Array(0 ..< frame.height)
+        if interlaced { rows = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: frame.height, by: $0.1).map { $0 } } }
+        let pixels = rows.flatMap { indices[($0 * frame.width) ..< (($0 + 1) * frame.width)] }
+        // LZW with 2-bit colours and 3-bit codes that never grow: a clear code (4) before every two pixels.
+        var codes: [Int] = []
+        for (i, p) in pixels.enumerated() {
+            if i % 2 == 0 { codes.append(4) }
+            codes.append(Int(p))
+        }
+        codes.append(5)
+        var data: [UInt8] = [], bits = 0, count = 0
+        for code in codes {
+            bits |= code << count
+            count += 3
+            while count >= 8 { data.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
+        }
+        if count > 0 { data.append(UInt8(bits & 0xFF)) }
+        out.append(2)
+        for chunk in stride(from: 0, to: data.count, by: 255) {
+            let block = data[chunk ..< min(data.count, chunk + 255)]
+            out += [UInt8(block.count)] + block
+        }
+        return out + [0, 0x3B]
+    }
+
+    /// Transparency and the screen around the frame are white, as PNG's alpha is composited; interlaced
+    /// rows land where they belong; a palette of grays gives one channel; a frame cut short is an error.
+    @Test func aGIFsTransparencyIsWhiteAndItsRowsInPlace() throws {
+        let palette: [[UInt8]] = [[0, 0, 0], [255, 0, 0], [0, 0, 255], [0, 255, 0]]
+        let (w, h) = (9, 11)
+        let indices = (0 ..< w * h).map { UInt8(($0 / w + $0 % w) % 4) }
+        func bgr(_ bytes: [UInt8]) throws -> (channels: Int, pixels: [[UInt8]]) {
+            let image = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000)
+            let mat = image.pixels
+            let pixels = mat.withPixels { (base: UnsafePointer<UInt8>, stride: Int) -> [[UInt8]] in
+                (0 ..< mat.height).flatMap { y in (0 ..< mat.width).map { x in
+                    Array(UnsafeBufferPointer(start: base + y * stride + x * mat.channels, count: mat.channels)) } }
+            }
+            return (mat.channels, pixels)
+        }
+        // On a 10 × 12 screen, from (1, 1): the first row and column are the screen, white.
+        let plain = try bgr(Self.gif(screen: (10, 12), frame: (1, 1, w, h), palette: palette, indices: indices, transparent: 3))
+        #expect(plain.channels == 3 && plain.pixels.count == 120)
+        let expected: [[UInt8]] = (0 ..< 120).map { at in
+            let (x, y) = (at % 10, at / 10)
+            guard x >= 1, y >= 1 else { return [255, 255, 255] }
+            switch indices[(y - 1) * w + (x - 1)] {
+            case 0: return [0, 0, 0]
+            case 1: return [0, 0, 255]      // red, as BGR
+            case 2: return [255, 0, 0]      // blue
+            default: return [255, 255, 255] // transparent
+            }
+        }
+        #expect(plain.pixels == expected)
+        let interlaced = try bgr(Self.gif(screen: (10, 12), frame: (1, 1, w, h), palette: palette, indices: indices, transparent: 3, interlaced: true))
+        #expect(interlaced.pixels == expected)
+        // Grays: one channel.
+        let grays = try bgr(Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: [[0, 0, 0], [90, 90, 90], [200, 200, 200], [255, 255, 255]],
+                                     indices: indices))
+        #expect(grays.channels == 1 && grays.pixels[1] == [90] && grays.pixels[w] == [90])
+        // No colour table: the indices are gray levels (as Pillow reads it).
+        let tableless = try bgr(Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: [], indices: indices))
+        #expect(tableless.channels == 1 && tableless.pixels.prefix(4) == [[0], [1], [2], [3]])
+        // Frames with tables of their own: the first frame's colours, though reading on to count the
+        // others makes giflib free the first one's table.
+        let local = try bgr(Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: [], indices: indices,
+                                     localTables: [palette, [[0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 0, 255]]]))
+        #expect(local.channels == 3 && local.pixels.prefix(4) == [[0, 0, 0], [0, 0, 255], [255, 0, 0], [0, 255, 0]])
+        // Cut inside the frame's data: an error naming the row, not a picture half made up.
+        let whole = Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: palette, indices: indices)
+        #expect {
+            _ = try UprightImage(decoding: Array(whole.prefix(whole.count - 20)), orientation: .up, maximumPixels: 10_000)
+        } throws: { error in
+            let error = error as? AnalysisError
+            return error?.code == .undecodable && error?.message.contains("GIF:") == true
+        }
     }
 
     @Test func theirHeadersAreReadBeforeAnythingIsDecoded() throws {

@@ -3,7 +3,7 @@
 /// Reads the file once, reads its EXIF orientation once (libexif), decodes it once without
 /// OpenCV's auto-rotation, applies the orientation, and runs every request on that one upright
 /// image and its shared grayscale, with the calling worker's engines. A PDF's page is rendered upright
-/// by poppler (``PDFRenderer``) instead, and a GIF read by FFmpeg (``GIFReader``).
+/// by poppler (``PDFRenderer``) instead.
 public struct ImageRequestHandler {
     public let source: ImageSource
     /// Images whose header (or decoded size) exceeds this many pixels are refused.
@@ -66,13 +66,6 @@ public struct ImageRequestHandler {
                     }
                 }
                 return perform(requests, on: image, warnings: warnings, engines: engines, timings: timings, idleWorkers: idleWorkers)
-            }
-            if ImageHeader.Format(file) == .gif {
-                let (pixels, gifWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
-                    try GIFReader.firstFrame(path: source.path, bytes: file, maximumPixels: maximumPixels)
-                }
-                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up), warnings: gifWarnings, engines: engines,
-                               timings: timings, idleWorkers: idleWorkers)
             }
             let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if

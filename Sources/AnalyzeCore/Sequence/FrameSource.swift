@@ -150,9 +150,8 @@ final class FolderFrameSource: FrameSource {
         self.maximumBytes = maximumBytes
     }
 
-    /// The image kinds a folder of frames is made of: those decoded in memory (a GIF is read by FFmpeg
-    /// from its file, as a still image only).
-    static let frameExtensions = InputCollector.imageExtensions.subtracting(["gif"])
+    /// The image kinds a folder of frames is made of: every still image kind (a GIF at its first frame).
+    static let frameExtensions = InputCollector.imageExtensions
 
     /// The images of `folder` (not its subfolders, no hidden files), in natural name order.
     static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
