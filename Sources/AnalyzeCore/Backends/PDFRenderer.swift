@@ -149,7 +149,10 @@ public enum PDFRenderer {
     /// Throws the error a failed run means: poppler's own words (its last message), or what stopped it.
     static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
         if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(timeout)) s; the page is not analysed") }
-        if run.outputOverflowed { throw AnalysisError(.undecodable, "PDF: \(program) wrote more than the page's pixels; stopped") }
+        if run.outputOverflowed {
+            let what = program == "pdftoppm" ? "the page's pixels" : "\(run.output.count >> 20) MB for one page"
+            throw AnalysisError(.undecodable, "PDF: \(program) wrote more than \(what); stopped")
+        }
         guard run.status == 0 else {
             let said = run.errors.split(separator: "\n").last.map { ": " + $0.prefix(300) } ?? ""
             if run.status == nil { throw AnalysisError(.undecodable, "PDF: \(program) was ended by a signal (its limits of memory or time, or a crash)\(said)") }
