@@ -262,7 +262,9 @@ extern "C" aocv_mat *aocv_decode_reporting(const uint8_t *bytes, size_t length, 
             decoded = decodeJPEG(bytes, length, reduction, messages);
         } else if (hasPrefix(bytes, length, "GIF87a", 6) || hasPrefix(bytes, length, "GIF89a", 6)) {
             int frames = 0;
-            decoded = aocv_decode_gif(bytes, length, &frames);
+            std::string warning;
+            decoded = aocv_decode_gif(bytes, length, &frames, &warning);
+            if (!warning.empty()) messages.add(warning, "");
             if (frames > 1) {
                 const std::string count = frames >= 10000 ? "10000 or more" : std::to_string(frames);
                 messages.add("GIF: only the first of its " + count + " frames is analysed", "");

@@ -58,7 +58,7 @@ void readExtension(GifFileType *gif, int *transparent) {
 
 /// The first frame of a GIF, composited on its screen; `frames` gets the number of frames (counted up to
 /// 10000: giflib keeps a record of each frame it passes).
-cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames) {
+cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames, std::string *warning) {
     GIFInput input{bytes, length, 0};
     int error = 0;
     GIFFile file;
@@ -128,7 +128,12 @@ cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames) {
             }
             for (size_t i = 0; i < order.size(); ++i) {
                 if (DGifGetLine(gif, row.data(), frame.Width) == GIF_ERROR) {
-                    throw std::runtime_error(gifError(gif->Error) + " (the first frame is cut short at row " + std::to_string(i + 1) + " of " +
+                    // giflib fills the last row, then reads on to the end of the frame's data: a file cut
+                    // right after the pixels fails there, with every row in place (a viewer shows it whole).
+                    if (i + 1 == order.size() && order.size() > 1) {
+                        *warning = gifError(gif->Error) + " at the end of the first frame (the file is cut short); its rows are kept";
+                        done = true;   // the row is placed below; nothing after it is read
+                    } else throw std::runtime_error(gifError(gif->Error) + " (the first frame is cut short at row " + std::to_string(i + 1) + " of " +
                                              std::to_string(frame.Height) + ")");
                 }
                 const int y = frame.Top + order[i];

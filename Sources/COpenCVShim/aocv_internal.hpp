@@ -19,8 +19,9 @@ struct aocv_mat {
 /// aocv_codecs.cpp); they throw, with the reason, when the library cannot be opened.
 cv::Mat aocv_imdecode(const cv::Mat &buffer, int flags);
 
-/// The first frame of a GIF on its screen (aocv_gif.cpp); `frames` gets how many frames the file holds.
-cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames);
+/// The first frame of a GIF on its screen (aocv_gif.cpp); `frames` gets how many frames the file holds,
+/// `warning` what was wrong with a frame still read whole.
+cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames, std::string *warning);
 bool aocv_imencode(const std::string &extension, const cv::Mat &image, std::vector<uchar> &out, const std::vector<int> &params);
 
 /// cv::resize(src, dst, size, fx, fy, cv::INTER_AREA), byte for byte (aocv_resize.cpp). OpenCV's box

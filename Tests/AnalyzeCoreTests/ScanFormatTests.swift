@@ -180,8 +180,13 @@ struct ScanFormatTests {
         let local = try bgr(Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: [], indices: indices,
                                      localTables: [palette, [[0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 0, 255]]]))
         #expect(local.channels == 3 && local.pixels.prefix(4) == [[0, 0, 0], [0, 0, 255], [255, 0, 0], [0, 255, 0]])
-        // Cut inside the frame's data: an error naming the row, not a picture half made up.
+        // Cut right after the last pixel (no end code, no trailer): every row is there, and a warning says so.
         let whole = Self.gif(screen: (w, h), frame: (0, 0, w, h), palette: palette, indices: indices)
+        let tail = try UprightImage(decoding: Array(whole.dropLast(2)), orientation: .up, maximumPixels: 10_000)
+        #expect(tail.decodeWarnings.count == 1 && tail.decodeWarnings.first?.contains("the first frame (the file is cut short); its rows are kept") == true,
+                "\(tail.decodeWarnings)")
+        #expect(try bgr(Array(whole.dropLast(2))).pixels == bgr(whole).pixels)
+        // Cut inside the frame's data: an error naming the row, not a picture half made up.
         #expect {
             _ = try UprightImage(decoding: Array(whole.prefix(whole.count - 20)), orientation: .up, maximumPixels: 10_000)
         } throws: { error in
