@@ -178,6 +178,9 @@ struct PDFDocumentTests {
             let out = folder.appendingPathComponent("out-\(options.joined())")
             let run = try CommandLineTests().run([input.path, "--text", "--pdf-dpi", "144", "-o", out.path] + options)
             #expect(run.status == 0, "\(run.stderr)")
+            if options.isEmpty {
+                #expect(run.stderr.contains("mixed.pdf (page 1 of 3): 1224x1584, 2 text line(s), 6 word(s) from the PDF's text layer"), "\(run.stderr)")
+            }
             let schema = try runScript("validate-json", [out.path])
             #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
             return try (1 ... 3).map { page in

@@ -94,7 +94,8 @@ public struct RecognizedPage: RequestResult {
 
     public var summary: ResultSummary {
         let words = lines.reduce(0) { $0 + $1.words.count }
-        var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)")
+        let origin = source == .pdfTextLayer ? " from the PDF's text layer" : ""
+        var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)\(origin)")
         summary.extraCounts = ["words": words]
         summary.textPreview = lines.prefix(Self.previewLines).map(\.string)
         summary.searchable = lines.map(\.string)
