@@ -269,52 +269,6 @@ public struct TextRequest: ImageRequest {
     }
 }
 
-/// Where `--text` takes a PDF page's text from (`--pdf-text`).
-public enum PDFText: String, Sendable, Codable, CaseIterable {
-    /// The page's text layer when it has usable text and its images cover under a tenth of it (a
-    /// typeset page: exact words, no OCR); otherwise OCR of the rendered page (a scan, a page of photos
-    /// or charts, a page without text). With character boxes asked, always OCR (the layer has none).
-    case auto
-    /// The text layer only, never OCR: a page without one has no text.
-    case layer
-    /// OCR of the rendered page, as for any image.
-    case ocr
-
-    /// The share of a page its images may cover for `auto` to take its text layer: a logo or a
-    /// signature, not a scan, a photo or a chart drawn as an image.
-    public static let maximumImageCoverage = 0.1
-}
-
-extension TextRequest {
-    /// Page `page` of a PDF, rendered at `resolution` dpi to `width` × `height` pixels: its text from its
-    /// own text layer when ``pdfText`` says to take it there, with the boxes in those pixels; nil when the
-    /// page is to be read by OCR. What poppler could not read becomes a warning.
-    func pdfPageText(of document: PDFRenderer.Source, page: Int, resolution: Int, width: Int, height: Int,
-                     warnings: inout [String]) -> RecognizedPage? {
-        if pdfText == .ocr || (pdfText == .auto && characterBoxes) { return nil }
-        let scale = Double(resolution) / 72
-        let layer: PDFTextLayer.Layer
-        do {
-            layer = try PDFTextLayer.read(document, page: page, pixelsPerPoint: scale, width: width, height: height)
-        } catch {
-            warnings.append(pdfText == .auto ? "\(error.message); the page's pixels are read instead" : error.message)
-            return pdfText == .auto ? nil : RecognizedPage(lines: [], fullText: "", source: .pdfTextLayer)
-        }
-        if pdfText == .auto {
-            guard layer.wordCount > 0, layer.isUsable else { return nil }
-            let coverage: Double
-            do {
-                coverage = try PDFTextLayer.imageCoverage(document, page: page, area: Double(width * height) / (scale * scale))
-            } catch {
-                warnings.append("\(error.message); the page's pixels are read instead")
-                return nil
-            }
-            guard coverage < PDFText.maximumImageCoverage else { return nil }
-        }
-        return RecognizedPage(lines: layer.lines, fullText: layer.fullText, source: .pdfTextLayer)
-    }
-}
-
 /// Whether PP-OCRv4's text detector decides which large images Tesseract reads (`--text-gate`).
 public enum TextGate: String, Sendable, CaseIterable {
     /// The detector when it has been fetched; otherwise every image is read whole.
