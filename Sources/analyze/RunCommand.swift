@@ -98,16 +98,19 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o")
         }
         // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
-        var sources = InputCollector.collect(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output],
-                                             pages: runOptions.pages ?? .all)
+        var sources = InputCollector.files(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
         // ...and never holds an input: outputs would overwrite or mix with the user's files.
         if let clash = sources.first(where: { $0.kind != .stream && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
                                                  || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder)) }) {
             throw ValidationError("the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o")
         }
+        // A shard is chosen by file, before the pages of multi-page TIFFs and PDFs are counted: each shard
+        // counts only its own files' pages (a PDF's count is a pdfinfo process).
         let shard = runOptions.shard
         if let shard { sources = sources.filter { shard.contains($0.path) } }
+        sources = InputCollector.expandingPages(sources, selection: runOptions.pages ?? .all)
+        if shard == nil, sources.isEmpty { throw ValidationError("no pages selected by --pages in \(arguments.prefix(5).joined(separator: ", "))") }
         let (requestSet, models) = try plannedRequests()
         let tracking = sequenceOptions.tracking
         if tracking != nil, tracking?.boxes.isEmpty == true, !requestSet.requests.contains(where: { TrackRequest.trackableKinds.contains($0.kind) }) {

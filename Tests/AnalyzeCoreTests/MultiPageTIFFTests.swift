@@ -168,6 +168,35 @@ struct MultiPageTIFFTests {
         #expect(selected.contains { $0.outputName == "single" } && selected.contains { $0.path.hasSuffix("scan.page-2.tif") })
     }
 
+    /// A shard is chosen by file: all the pages of a file in one shard, every page in exactly one, an
+    /// empty shard a run like any other; --pages that selects nothing is a usage error.
+    @Test func shardsSplitAFolderByFileAndCountOnlyTheirOwnPages() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let page = Page(width: 8, height: 4, pixels: Array(repeating: 90, count: 32))
+        try Data(Self.tiff(Array(repeating: page, count: 5))).write(to: inputs.appendingPathComponent("fax.tiff"))
+        try Data(Self.tiff([page, page])).write(to: inputs.appendingPathComponent("scan.tif"))
+        try Data(Self.tiff([page])).write(to: inputs.appendingPathComponent("single.tif"))
+        var seen: [String: Int] = [:], shardOf: [String: Set<Int>] = [:]
+        for k in 0 ..< 4 {
+            let out = folder.appendingPathComponent("out-\(k)")
+            let run = try CommandLineTests().run([inputs.path, "--rects", "--shard", "\(k)/4", "--no-png", "--no-svg", "-o", out.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where name.hasSuffix(".json") && !name.hasPrefix("summary") {
+                seen[name, default: 0] += 1
+                shardOf[String(name.prefix { $0 != "." }), default: []].insert(k)
+            }
+        }
+        let expected = (1 ... 5).map { "fax.page-\($0).json" } + ["scan.page-1.json", "scan.page-2.json", "single.json"]
+        #expect(seen == Dictionary(uniqueKeysWithValues: expected.map { ($0, 1) }), "\(seen)")
+        #expect(shardOf.values.allSatisfy { $0.count == 1 }, "\(shardOf)")
+        let none = try CommandLineTests().run([inputs.appendingPathComponent("fax.tiff").path, "--rects", "--pages", "7-",
+                                               "-o", folder.appendingPathComponent("out-none").path])
+        #expect(none.status == 2 && none.stderr.contains("no pages selected by --pages"), "\(none.stderr)")
+    }
+
     @Test func pageListsAreReadAsRangesFromOne() {
         #expect(PageSelection("1")?.ranges == [1 ... 1])
         #expect(PageSelection("1-3, 7,10-")?.ranges == [1 ... 3, 7 ... 7, 10 ... Int.max])

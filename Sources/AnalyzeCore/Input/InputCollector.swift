@@ -26,6 +26,13 @@ public enum InputCollector {
     /// `pages`: which pages of multi-page TIFFs and PDFs become inputs (``PageSelection``).
     public static func collect(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = [],
                                pages selection: PageSelection = .all) -> [ImageSource] {
+        expandingPages(files(arguments, sequences: sequences, excluding: excluded), selection: selection)
+    }
+
+    /// The inputs as ``collect(_:sequences:excluding:pages:)`` finds and names them, a multi-page file
+    /// still one input: what a shard (``Shard``, by file) is chosen from before ``expandingPages(_:selection:)``
+    /// counts the pages of only the files it keeps.
+    public static func files(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = []) -> [ImageSource] {
         let skipped = Set(excluded.map(canonical))
         var inputs: [(String, ImageSource.Kind)] = []
         var seen = Set<String>()
@@ -43,7 +50,7 @@ public enum InputCollector {
             }
         }
         for folder in sequences { add(folder, .frames) }
-        return expandingPages(name(inputs), selection: selection)
+        return name(inputs)
     }
 
     /// The pages of a TIFF or PDF at `path` by its first bytes (whatever its name); 0 for anything else.
@@ -66,7 +73,7 @@ public enum InputCollector {
     /// PDF's are counted by poppler. Only the pages in `selection` become inputs (none, when it holds none
     /// of the file's). A file of one page, or one that cannot be read here (the error comes when it is
     /// analysed), stays one input.
-    static func expandingPages(_ sources: [ImageSource], selection: PageSelection = .all) -> [ImageSource] {
+    public static func expandingPages(_ sources: [ImageSource], selection: PageSelection = .all) -> [ImageSource] {
         // Counted side by side: a PDF's count is a pdfinfo process (10–20 ms), and a folder may hold thousands.
         let counts = Mutex([Int](repeating: 0, count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
