@@ -159,7 +159,11 @@ struct PDFDocumentTests {
             mat.withPixels { base, stride in (0 ..< mat.height).flatMap { y in Array(UnsafeBufferPointer(start: base + y * stride, count: mat.width * 3)) } }
         }
         #expect(fromFile.width == 550 && rows(fromFile) == rows(fromBytes))
-        #expect(PDFRenderer.pageCount(path: path) == 1)
+        // The page's size, read with the page count while the inputs are listed, spares a pdfinfo at render time.
+        let listed = PDFRenderer.pages(path: path, maximumPages: 1000)
+        #expect(listed.count == 1 && sources.first?.pdfPageSize == listed.pdfSizes[1] && listed.pdfSizes[1] != nil)
+        let fromListedSize = try PDFRenderer.render(.file(path), page: 1, size: listed.pdfSizes[1], resolution: 150, maximumPixels: 10_000_000).0
+        #expect(rows(fromListedSize) == rows(fromFile))
     }
 
     /// A typeset page's text is its own text layer (exact words, no OCR); a scanned page, even with a

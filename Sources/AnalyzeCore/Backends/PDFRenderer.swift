@@ -35,6 +35,12 @@ public enum PDFRenderer {
         var height = 0.0
     }
 
+    /// A page's crop box in points (1/72 inch), before its rotation.
+    public struct PageSize: Sendable, Hashable {
+        public let width: Double
+        public let height: Double
+    }
+
     /// Where poppler reads the document: the bytes through a pipe, or a regular file handed over as its
     /// stdin and named `/proc/self/fd/0`, which poppler opens again as a file it can seek in and reads only
     /// what the page needs (piped, every page of a 240 MB book made poppler read all of it, twice).
@@ -62,14 +68,24 @@ public enum PDFRenderer {
 
     /// The document's page count and the size of `page` (from 1).
     static func info(_ document: Source, page: Int, timeout: Double = timeout) throws(AnalysisError) -> Info {
-        let run = try document.run(Subprocess(executable: pdfinfo, arguments: ["-f", "\(page)", "-l", "\(page)", document.argument], timeout: timeout,
-                                              maximumOutput: 1 << 20))
-        // pdfinfo refuses page 1 of a document whose page tree holds none.
+        let run = try runInfo(document, pages: page ... page, timeout: timeout)
+        return parse(run.output, page: page)
+    }
+
+    /// `pdfinfo` on `pages` of the document, checked.
+    private static func runInfo(_ document: Source, pages: ClosedRange<Int>, timeout: Double) throws(AnalysisError) -> Subprocess.Outcome {
+        let run = try document.run(Subprocess(executable: pdfinfo, arguments: ["-f", "\(pages.lowerBound)", "-l", "\(pages.upperBound)", document.argument],
+                                              timeout: timeout, maximumOutput: 1 << 20))
+        // pdfinfo refuses a first page past the last one: page 1 of a document whose page tree holds
+        // none, or a page of a document that has lost pages since the inputs were listed.
         if run.status != 0, run.errors.contains("Wrong page range given") {
-            throw AnalysisError(.undecodable, "PDF: poppler found no page in it (its page tree is empty or damaged)")
+            if run.errors.contains("last page (0)") {
+                throw AnalysisError(.undecodable, "PDF: poppler found no page in it (its page tree is empty or damaged)")
+            }
+            throw AnalysisError(.undecodable, "PDF: page \(pages.lowerBound) asked, the file has fewer pages (it changed during the run)")
         }
         try check(run, "pdfinfo")
-        return parse(run.output, page: page)
+        return run
     }
 
     /// `pdfinfo`'s report, read.
@@ -78,30 +94,45 @@ public enum PDFRenderer {
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.first == "Pages:", fields.count == 2, let n = Int(fields[1]) { info.pages = n }
-            // "Page    2 size:  595.276 x 841.89 pts (A4)"
-            if fields.count >= 6, fields[0] == "Page", fields[1] == "\(page)", fields[2] == "size:", fields[4] == "x",
-               let w = Double(fields[3]), let h = Double(fields[5]) {
-                info.width = w
-                info.height = h
-            }
         }
+        if let size = sizes(output)[page] { (info.width, info.height) = (size.width, size.height) }
         return info
     }
 
-    /// The number of pages of the PDF at `path` (handed to `pdfinfo`, not read here); 0 when
-    /// poppler cannot open it (the error comes when it is analysed). Given 30 s: it runs while the inputs
-    /// are listed.
-    static func pageCount(path: String) -> Int {
-        (try? info(.file(path), page: 1, timeout: 30))?.pages ?? 0
+    /// `pdfinfo`'s sizes of pages (`Page    2 size:  595.276 x 841.89 pts (A4)`), by page number.
+    static func sizes(_ output: [UInt8]) -> [Int: PageSize] {
+        var sizes: [Int: PageSize] = [:]
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 6, fields[0] == "Page", let number = Int(fields[1]), fields[2] == "size:", fields[4] == "x",
+               let w = Double(fields[3]), let h = Double(fields[5]) {
+                sizes[number] = PageSize(width: w, height: h)
+            }
+        }
+        return sizes
+    }
+
+    /// The number of pages of the PDF at `path` (handed to `pdfinfo`, not read here), and the sizes of
+    /// its first `maximumPages` pages, read by the same `pdfinfo`; 0 and none when poppler cannot open
+    /// it (the error comes when it is analysed). Given 30 s: it runs while the inputs are listed.
+    static func pages(path: String, maximumPages: Int) -> (count: Int, pdfSizes: [Int: PageSize]) {
+        guard let run = try? runInfo(.file(path), pages: 1 ... max(1, maximumPages), timeout: 30) else { return (0, [:]) }
+        return (parse(run.output, page: 1).pages, sizes(run.output))
     }
 
     /// Page `page` (from 1) of the PDF `document`, rendered at `resolution` dots per inch, as BGR pixels;
     /// with poppler's warnings about the file (at most five, one line each).
-    static func render(_ document: Source, page: Int, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
-        let info = try info(document, page: page)
-        guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
-        guard page <= info.pages else {
-            throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
+    /// `size`: the page's size when it was read with the page count (no `pdfinfo` for it then).
+    static func render(_ document: Source, page: Int, size: PageSize? = nil, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
+        var info: Info
+        if let size {
+            info = Info(pages: page, width: size.width, height: size.height)
+        } else {
+            info = try Self.info(document, page: page)
+            guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
+            guard page <= info.pages else {
+                throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
+            }
         }
         guard info.width > 0, info.height > 0, info.width < 1e6, info.height < 1e6 else {
             throw AnalysisError(.undecodable, "PDF: page \(page) has no usable size (\(info.width) x \(info.height) pt)")

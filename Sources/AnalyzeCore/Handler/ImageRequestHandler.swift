@@ -54,7 +54,7 @@ public struct ImageRequestHandler {
                 // reads the file itself when it is one, only the parts the page needs.
                 let document = PDFRenderer.Source.preferring(path: source.path, over: file), pageNumber = source.page?.number ?? 1
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
-                    try PDFRenderer.render(document, page: pageNumber, resolution: pdfResolution, maximumPixels: maximumPixels)
+                    try PDFRenderer.render(document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution, maximumPixels: maximumPixels)
                 }
                 let image = UprightImage(pixels: pixels, orientation: .up)
                 warnings += pdfWarnings

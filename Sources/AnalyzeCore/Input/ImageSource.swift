@@ -39,6 +39,10 @@ public struct ImageSource: Sendable, Hashable {
         public var isSequence: Bool { self != .image }
     }
 
+    /// A PDF page's crop box in points (1/72 inch, before its rotation), read with the page count
+    /// while the inputs were listed: the page is then rendered without asking poppler for it again.
+    public var pdfPageSize: PDFRenderer.PageSize?
+
     public init(path: String, outputName: String, kind: Kind = .image, page: Page? = nil) {
         self.path = path
         self.outputName = outputName

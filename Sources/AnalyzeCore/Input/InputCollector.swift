@@ -53,12 +53,13 @@ public enum InputCollector {
         return name(inputs)
     }
 
-    /// The pages of a TIFF or PDF at `path` by its first bytes (whatever its name); 0 for anything else.
-    static func pageCount(_ path: String) -> Int {
-        guard let head = RegularFile.head(path, count: 1024) else { return 0 }
-        if ImageHeader.TIFFKind(head) != nil { return ImageHeader.tiffPageDirectories(path, limit: 10_000).count }
-        if PDFRenderer.isPDF(head) { return PDFRenderer.pageCount(path: path) }
-        return 0
+    /// The pages of a TIFF or PDF at `path` by its first bytes (whatever its name), 0 for anything
+    /// else; and a PDF's page sizes, read by the same `pdfinfo`.
+    static func pages(_ path: String) -> (count: Int, pdfSizes: [Int: PDFRenderer.PageSize]) {
+        guard let head = RegularFile.head(path, count: 1024) else { return (0, [:]) }
+        if ImageHeader.TIFFKind(head) != nil { return (ImageHeader.tiffPageDirectories(path, limit: 10_000).count, [:]) }
+        if PDFRenderer.isPDF(head) { return PDFRenderer.pages(path: path, maximumPages: maximumPages) }
+        return (0, [:])
     }
 
     /// At most this many pages of one file are analysed (a hostile file can chain tens of thousands
@@ -75,21 +76,27 @@ public enum InputCollector {
     /// analysed), stays one input.
     public static func expandingPages(_ sources: [ImageSource], selection: PageSelection = .all) -> [ImageSource] {
         // Counted side by side: a PDF's count is a pdfinfo process (10–20 ms), and a folder may hold thousands.
-        let counts = Mutex([Int](repeating: 0, count: sources.count))
+        let counts = Mutex([(count: Int, pdfSizes: [Int: PDFRenderer.PageSize])](repeating: (0, [:]), count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             guard sources[index].kind == .image else { return }
-            let pages = pageCount(sources[index].path)
+            let pages = Self.pages(sources[index].path)
             counts.withLock { $0[index] = pages }
         }
         let pageCounts = counts.withLock { $0 }
         return sources.indices.flatMap { index -> [ImageSource] in
-            let source = sources[index], pages = pageCounts[index]
-            guard pages > 1 else { return [source] }
+            var source = sources[index]
+            let (pages, sizes) = pageCounts[index]
+            guard pages > 1 else {
+                source.pdfPageSize = sizes[1]
+                return [source]
+            }
             let digits = String(min(pages, maximumPages)).count
             return (1 ... min(pages, maximumPages)).filter(selection.contains).map { number in
                 let padded = String(repeating: "0", count: digits - String(number).count) + String(number)
-                return ImageSource(path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
-                                   page: ImageSource.Page(number: number, count: pages))
+                var page = ImageSource(path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
+                                       page: ImageSource.Page(number: number, count: pages))
+                page.pdfPageSize = sizes[number]
+                return page
             }
         }
     }
