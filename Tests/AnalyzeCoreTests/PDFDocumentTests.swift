@@ -246,6 +246,26 @@ struct PDFDocumentTests {
         <flow><block><line><word xMin="10" yMin="30" xMax="20" yMax="40">two</word></line></block></flow></page></doc>
         """.utf8)
         let layer = PDFTextLayer.parse(xhtml, pixelsPerPoint: 2, width: 200, height: 100)
+        // Mangled output (bytes flipped, cut, tags and escapes spliced in) never traps, and every box stays on the page.
+        var random = SplitMix64(seed: 13)
+        let pieces = ["<", ">", "\"", "=", "&", "&#x", ";", "</word>", "<word xMin=\"", "<line>", "e308", "-1e9", "nan"].map { Array($0.utf8) }
+        for _ in 0 ..< 3000 {
+            var mangled = xhtml
+            for _ in 0 ..< Int.random(in: 1 ... 6, using: &random) {
+                let at = Int.random(in: 0 ..< mangled.count, using: &random)
+                switch Int.random(in: 0 ..< 3, using: &random) {
+                case 0: mangled[at] = UInt8.random(in: 0 ... 255, using: &random)
+                case 1: mangled.insert(contentsOf: pieces[Int.random(in: 0 ..< pieces.count, using: &random)], at: at)
+                default: mangled.removeSubrange(at ..< min(mangled.count, at + Int.random(in: 1 ... 40, using: &random)))
+                }
+                if mangled.isEmpty { break }
+            }
+            let read = PDFTextLayer.parse(mangled, pixelsPerPoint: 2, width: 200, height: 100)
+            for word in read.lines.flatMap(\.words) {
+                let box = word.boundingBox
+                #expect(box.x >= 0 && box.y >= 0 && box.maxX <= 200.01 && box.maxY <= 100.01 && box.width >= 0 && box.height >= 0 && !word.string.isEmpty)
+            }
+        }
         #expect(layer.lines.map(\.string) == ["<A&B> edge\u{263A}", "two"])
         #expect(layer.fullText == "<A&B> edge\u{263A}\n\ntwo")
         #expect(layer.lines.first?.words.map(\.boundingBox) == [BoundingBox(x: 2, y: 2, width: 38, height: 18), BoundingBox(x: 180, y: 2, width: 20, height: 18)])
