@@ -124,7 +124,7 @@ public enum PDFRenderer {
     /// with poppler's warnings about the file (at most five, one line each).
     /// `size`: the page's size when it was read with the page count (no `pdfinfo` for it then).
     static func render(_ document: Source, page: Int, size: PageSize? = nil, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
-        var info: Info
+        let info: Info
         if let size {
             info = Info(pages: page, width: size.width, height: size.height)
         } else {
