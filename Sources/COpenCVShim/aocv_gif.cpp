@@ -114,6 +114,13 @@ cv::Mat aocv_decode_gif(const uint8_t *bytes, size_t length, int *frames, std::s
                 hasTable = true;
             }
             if (frame.Width <= 0 || frame.Height <= 0) throw std::runtime_error("GIF: the first frame is empty");
+            // Every row of the frame is decoded, even the parts off the screen: a frame far larger than
+            // its screen (a 32x32 screen with a 65535x65535 frame of one colour is a 3 MB file) would
+            // cost a minute of CPU for a thumbnail. The caller checked the screen against its pixel limit.
+            if ((double)frame.Width * frame.Height > std::max(4.0 * width * height, 1.0e6)) {
+                throw std::runtime_error("GIF: the first frame (" + std::to_string(frame.Width) + "x" + std::to_string(frame.Height) +
+                                         ") is far larger than its screen (" + std::to_string(width) + "x" + std::to_string(height) + ")");
+            }
             indices = cv::Mat(height, width, CV_16UC1, cv::Scalar(65535));   // 65535: nothing drawn (white)
             std::vector<GifPixelType> row((size_t)frame.Width);
             // Rows in the order they are stored: interlaced images in four passes.

@@ -186,6 +186,11 @@ struct ScanFormatTests {
         #expect(tail.decodeWarnings.count == 1 && tail.decodeWarnings.first?.contains("the first frame (the file is cut short); its rows are kept") == true,
                 "\(tail.decodeWarnings)")
         #expect(try bgr(Array(whole.dropLast(2))).pixels == bgr(whole).pixels)
+        // A frame far larger than its screen is refused before it is decoded (its every row would be).
+        let oversized = Self.gif(screen: (4, 4), frame: (0, 0, 1200, 1000), palette: palette, indices: [UInt8](repeating: 1, count: 1_200_000))
+        #expect {
+            _ = try UprightImage(decoding: oversized, orientation: .up, maximumPixels: 10_000)
+        } throws: { ($0 as? AnalysisError)?.message.contains("GIF: the first frame (1200x1000) is far larger than its screen (4x4)") == true }
         // Cut inside the frame's data: an error naming the row, not a picture half made up.
         #expect {
             _ = try UprightImage(decoding: Array(whole.prefix(whole.count - 20)), orientation: .up, maximumPixels: 10_000)
