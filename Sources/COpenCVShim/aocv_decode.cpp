@@ -203,6 +203,19 @@ void jpegEmitMessage(j_common_ptr info, int level) {
     }
 }
 
+/// More scans than any encoder writes (a progressive JPEG has about ten; libjpeg-turbo's own documentation
+/// suggests 500 as a limit): each scan costs a pass over every block of the image, so a few bytes repeated
+/// thousands of times make a small file a minute of CPU.
+const int kMaximumJPEGScans = 500;
+
+void jpegProgress(j_common_ptr info) {
+    if (!info->is_decompressor) return;
+    const int scan = reinterpret_cast<j_decompress_ptr>(info)->input_scan_number;
+    if (scan > kMaximumJPEGScans) {
+        throw DecodeFailure("JPEG: more than " + std::to_string(kMaximumJPEGScans) + " scans (a progressive JPEG has about ten); not decoded");
+    }
+}
+
 /// OpenCV 4.6's JpegDecoder with IMREAD_UNCHANGED: gray stays gray, colour is read straight to
 /// BGR (JCS_EXT_BGR), default DCT and upsampling. Returns an empty Mat for CMYK/YCCK (OpenCV's own
 /// conversion is used for those).
@@ -219,6 +232,9 @@ cv::Mat decodeJPEG(const uint8_t *bytes, size_t length, int reduction, Messages 
         jpeg_decompress_struct *info;
         ~Cleanup() { jpeg_destroy_decompress(info); }
     } cleanup{&info};
+    jpeg_progress_mgr progress{};
+    progress.progress_monitor = jpegProgress;
+    info.progress = &progress;
     jpeg_mem_src(&info, bytes, (unsigned long)length);
     jpeg_read_header(&info, TRUE);
     if (info.num_components == 4) return cv::Mat();

@@ -98,6 +98,31 @@ struct DecoderTests {
         #expect(quarter.height == (full.height + 3) / 4)
     }
 
+    /// A progressive JPEG decodes to the pixels of the baseline one it was made from (jpegtran keeps the
+    /// coefficients); one whose last scan is repeated past 500 scans is refused (each scan is a pass over
+    /// every block: thousands make a small file minutes of CPU).
+    @Test func aProgressiveJPEGIsReadAndAFloodOfScansIsNot() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let progressivePath = folder.appendingPathComponent("progressive.jpg").path
+        let made = try runProgram("/usr/bin/jpegtran", ["-progressive", "-outfile", progressivePath, Fixture.path("samples/gift-card.jpg")])
+        #expect(made.status == 0, "\(made.output)")
+        let baseline = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
+        let progressive = [UInt8](try Data(contentsOf: URL(fileURLWithPath: progressivePath)))
+        let scans = (0 ..< progressive.count - 1).filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
+        #expect(scans.count > 5)
+        #expect(try OpenCVMat.decode(progressive).0.packedPixels == OpenCVMat.decode(baseline).0.packedPixels)
+        // The last scan (up to the end-of-image marker) repeated: 600 scans in all.
+        let last = try #require(scans.last)
+        let repeated = Array(progressive[last ..< progressive.count - 2])
+        var flood = Array(progressive[..<(progressive.count - 2)])
+        for _ in 0 ..< 600 - scans.count { flood += repeated }
+        flood += [0xFF, 0xD9]
+        #expect {
+            _ = try OpenCVMat.decode(flood)
+        } throws: { ($0 as? AnalysisError)?.message.contains("more than 500 scans") == true }
+    }
+
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         let length = UInt32(data.count)
