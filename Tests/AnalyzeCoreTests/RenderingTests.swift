@@ -64,6 +64,11 @@ struct RenderingTests {
     @Test func escapingCoversEveryMarkupCharacter() {
         #expect(MarkupEscaping.escape(#"<a href="x">&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;")
         #expect(MarkupEscaping.escape("a\u{0}b\u{1B}c") == "a\u{FFFD}b\u{FFFD}c")
+        // A right-to-left override would show the rest reversed ("https://example.com/\u{202E}gpj.exe" as "…exe.jpg"):
+        // shown, not obeyed, in markup and in labels (stderr lines, the report); the marks LRM and RLM stay.
+        #expect(MarkupEscaping.escape("pay/\u{202E}gpj.exe\u{2066}x\u{200F}") == "pay/[U+202E]gpj.exe[U+2066]x\u{200F}")
+        #expect(MarkupEscaping.label("pay/\u{202E}gpj.exe\u{1B}") == "pay/\\u202egpj.exe\\x1b")
+        #expect(MarkupEscaping.escape("pay/\u{202E}gpj", exact: true) == "pay/\u{202E}gpj")
     }
 
     /// Parses XML with Foundation's parser; throws if it is not well-formed.

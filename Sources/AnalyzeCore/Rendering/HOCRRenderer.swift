@@ -28,7 +28,7 @@ public enum HOCRRenderer {
             for (w, word) in line.words.enumerated() {
                 let confidence = Int((word.confidence * 100).rounded())
                 out += "\n    <span class=\"ocrx_word\" id=\"word_\(page)_\(l + 1)_\(w + 1)\" title=\"\(bbox(word.boundingBox)); x_wconf \(confidence)\">"
-                    + MarkupEscaping.escape(word.string) + "</span>"
+                    + MarkupEscaping.escape(word.string, exact: true) + "</span>"
             }
             out += "\n  </span>\n"
         }
@@ -44,6 +44,6 @@ public enum HOCRRenderer {
     /// A file name as an hOCR property value: double-quoted, with `"` and `\` escaped, then
     /// escaped for the attribute it sits in.
     static func quoted(_ file: String) -> String {
-        MarkupEscaping.escape("\"" + file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+        MarkupEscaping.escape("\"" + file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"", exact: true)
     }
 }

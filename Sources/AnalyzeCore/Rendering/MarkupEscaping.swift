@@ -2,8 +2,11 @@
 public enum MarkupEscaping {
     /// Escapes `& < > " '` and replaces characters XML 1.0 forbids (NUL and other C0 controls,
     /// lone surrogates, U+FFFE/U+FFFF) with U+FFFD, so the result is well-formed and inert both
-    /// as element text and inside a quoted attribute.
-    public static func escape(_ text: String) -> String {
+    /// as element text and inside a quoted attribute. Bidirectional embeddings, overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069), which would make a payload or a PDF's text display reversed
+    /// (`moc.elpmaxe` shown as `example.com`), are shown as `[U+202E]` in what people read (the report,
+    /// the SVG overlay, JUnit); `exact` keeps them, for hOCR, which programs read (as they read the JSON).
+    public static func escape(_ text: String, exact: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -17,6 +20,8 @@ public enum MarkupEscaping {
             default:
                 if scalar.isControlCharacter || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     out += "\u{FFFD}"
+                } else if scalar.isBidiControl, !exact {
+                    out += "[U+" + String(scalar.value, radix: 16, uppercase: true) + "]"
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -26,12 +31,15 @@ public enum MarkupEscaping {
     }
 
     /// A short, single-line form of an untrusted string for labels: control characters shown
-    /// as `\u{..}`-style escapes, cut to `limit` characters with an ellipsis.
+    /// as `\x1b`-style escapes and bidirectional controls as `\u202e` (a terminal would otherwise
+    /// show the rest of the line reversed), cut to `limit` characters with an ellipsis.
     public static func label(_ text: String, limit: Int = 40) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.isControlCharacter {
                 out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            } else if scalar.isBidiControl {
+                out += "\\u" + String(scalar.value, radix: 16)
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -43,4 +51,7 @@ public enum MarkupEscaping {
 extension Unicode.Scalar {
     /// C0 and C1 control characters and DEL: what escaping replaces or shows as an escape.
     var isControlCharacter: Bool { value < 0x20 || value == 0x7F || (0x80 ... 0x9F).contains(value) }
+    /// Bidirectional embeddings, overrides and isolates (not the marks LRM, RLM and ALM, which reorder nothing
+    /// around them): what escaping shows instead of obeying.
+    var isBidiControl: Bool { (0x202A ... 0x202E).contains(value) || (0x2066 ... 0x2069).contains(value) }
 }

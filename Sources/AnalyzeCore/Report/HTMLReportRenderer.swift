@@ -28,7 +28,7 @@ public enum HTMLReportRenderer {
     static let browserImageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "bmp"]
 
     public static func html(summary: RunSummary, cards: [Card]) -> String {
-        let e = MarkupEscaping.escape
+        let e: (String) -> String = { MarkupEscaping.escape($0) }
         let scriptHash = Data(ContentHash.sha256(Array(script.utf8))).base64EncodedString()
         let failed = cards.filter { $0.digest.status != .ok }
         let kinds = summary.requests.kinds
@@ -96,7 +96,7 @@ public enum HTMLReportRenderer {
     }
 
     static func card(_ card: Card, kinds: [ObservationKind], outputs: OutputLayout) -> String {
-        let e = MarkupEscaping.escape
+        let e: (String) -> String = { MarkupEscaping.escape($0) }
         let d = card.digest
         let folder = card.folder.isEmpty ? "" : card.folder + "/"
         func link(_ file: OutputLayout.File) -> String { e(folder + urlComponent(outputs.name(of: file, for: d.outputName, input: d.file))) }
@@ -150,7 +150,7 @@ public enum HTMLReportRenderer {
     /// A sequence's frames and tracks: `video, 80 of 795 frames analysed, 12 tracks`, then the
     /// longest tracks (ID, what, first and last frame, why it ended).
     static func sequenceSummary(_ s: ImageDigest.SequenceDigest) -> String {
-        let e = MarkupEscaping.escape
+        let e: (String) -> String = { MarkupEscaping.escape($0) }
         var out = "<p class=\"sequence\">\(e(s.source)), \(s.framesAnalysed) of \(s.framesRead) frames analysed"
         if s.framesDropped > 0 { out += ", \(s.framesDropped) dropped" }
         if let duration = s.duration { out += String(format: ", %.1f s", duration) }
@@ -167,7 +167,7 @@ public enum HTMLReportRenderer {
     /// The run itself: version, options, and two small bar charts: observations per kind, and
     /// worker time per image per stage (where the time went).
     static func runDetails(_ summary: RunSummary) -> String {
-        let e = MarkupEscaping.escape
+        let e: (String) -> String = { MarkupEscaping.escape($0) }
         var out = "<details id=\"run\"><summary>Run: analyze \(e(summary.toolVersion)), \(summary.jobs) job(s)"
         if summary.wallSeconds > 0 { out += String(format: ", %.2f s", summary.wallSeconds) }
         out += "</summary>\n"

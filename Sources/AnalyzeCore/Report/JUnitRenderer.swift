@@ -3,7 +3,7 @@
 /// check a `<failure>`. All text is XML-escaped.
 public enum JUnitRenderer {
     public static func xml(summary: RunSummary) -> String {
-        let e = MarkupEscaping.escape
+        let e: (String) -> String = { MarkupEscaping.escape($0) }
         let failures = summary.images.checkFailed, errors = summary.images.failed
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"analyze\" tests=\"\(summary.images.total)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
