@@ -62,9 +62,12 @@ enum Terminal {
     /// Whether a progress bar is on stderr's current line (cleared before any line is printed).
     private static let barVisible = Atomic<Bool>(false)
 
+    /// Prints `line` (one or more lines) on stderr, each line made printable: paths and messages from
+    /// a hostile folder or file carry no escape sequence to the terminal and no bidirectional override.
     static func printError(_ line: String) {
         let clear = barVisible.exchange(false, ordering: .relaxed) ? "\r\u{1B}[K" : ""
-        write(Array((clear + line + "\n").utf8), to: STDERR_FILENO)
+        let safe = line.split(separator: "\n", omittingEmptySubsequences: false).map { MarkupEscaping.printable(String($0)) }.joined(separator: "\n")
+        write(Array((clear + safe + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Redraws the progress bar on stderr's current line.

@@ -126,6 +126,25 @@ struct HostileFolderTests {
         #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: pfm, orientation: .up, maximumPixels: ImageRequestHandler.defaultMaximumPixels) }
     }
 
+    /// A name holding an escape sequence, a newline and a right-to-left override is shown escaped on
+    /// stderr (no terminal rewritten, no line a CI log takes for its own) and kept exactly in the JSON.
+    @Test func aHostileFileNameReachesStderrEscaped() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let name = "a\u{1B}[2J\n::warning::x\u{202E}gnp.png"
+        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent(name).path)
+        let out = folder.appendingPathComponent("out")
+        let result = try cli.run([inputs.path, "--barcodes", "-o", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{202E}") && !result.stderr.contains("\n::warning"), "\(result.stderr)")
+        #expect(result.stderr.contains("a\\x1b[2J\\x0a::warning::x\\u202egnp.png: 264x264, 1 barcode(s)"), "\(result.stderr)")
+        let json = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") && $0 != "summary.json" }
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(try #require(json.first)))) as? [String: Any]
+        #expect((object?["file"] as? String)?.hasSuffix("/" + name) == true)
+    }
+
     @Test func aNameNearTheFileSystemLimitIsAnalysed() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -34,6 +34,14 @@ public enum MarkupEscaping {
     /// as `\x1b`-style escapes and bidirectional controls as `\u202e` (a terminal would otherwise
     /// show the rest of the line reversed), cut to `limit` characters with an ellipsis.
     public static func label(_ text: String, limit: Int = 40) -> String {
+        let out = printable(text)
+        return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
+    }
+
+    /// `text` with control characters shown as `\x1b`-style escapes and bidirectional controls as
+    /// `\u202e`: one line a terminal or a CI log shows as it is, whatever an untrusted string held.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.isControlCharacter || $0.isBidiControl }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.isControlCharacter {
@@ -44,7 +52,7 @@ public enum MarkupEscaping {
                 out.unicodeScalars.append(scalar)
             }
         }
-        return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
+        return out
     }
 }
 
