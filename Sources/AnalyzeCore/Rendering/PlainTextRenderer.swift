@@ -24,13 +24,16 @@ public enum PlainTextRenderer {
     }
 
     /// The same text made safe for a terminal: control characters other than newline, tab and
-    /// form feed (an escape sequence in a QR code could rewrite the screen) become U+FFFD.
+    /// form feed (an escape sequence in a QR code could rewrite the screen) become U+FFFD, and
+    /// bidirectional controls (which would show the rest of a line reversed) `\u202e`.
     public static func terminalSafe(_ text: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
             if scalar.isControlCharacter && !["\n", "\t", "\u{0C}"].contains(scalar) {
                 out += "\u{FFFD}"
+            } else if scalar.isBidiControl {
+                out += "\\u" + String(scalar.value, radix: 16)
             } else {
                 out.unicodeScalars.append(scalar)
             }
