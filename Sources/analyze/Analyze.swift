@@ -39,7 +39,7 @@ struct Analyze: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Terminal.printError(fullMessage(for: error))
+                Terminal.printError(fullMessage(for: error), keepingNewlines: true)
                 Foundation.exit(2)
             }
             exit(withError: error)
@@ -62,12 +62,13 @@ enum Terminal {
     /// Whether a progress bar is on stderr's current line (cleared before any line is printed).
     private static let barVisible = Atomic<Bool>(false)
 
-    /// Prints `line` (one or more lines) on stderr, each line made printable: paths and messages from
-    /// a hostile folder or file carry no escape sequence to the terminal and no bidirectional override.
-    static func printError(_ line: String) {
+    /// Prints `line` on stderr made printable: paths and messages from a hostile folder or file carry
+    /// no escape sequence to the terminal, no bidirectional override and no newline (which would start a
+    /// line a CI log may take for a command of its own). `keepingNewlines`: a message of several lines
+    /// (the usage text after a usage error).
+    static func printError(_ line: String, keepingNewlines: Bool = false) {
         let clear = barVisible.exchange(false, ordering: .relaxed) ? "\r\u{1B}[K" : ""
-        let safe = line.split(separator: "\n", omittingEmptySubsequences: false).map { MarkupEscaping.printable(String($0)) }.joined(separator: "\n")
-        write(Array((clear + safe + "\n").utf8), to: STDERR_FILENO)
+        write(Array((clear + MarkupEscaping.printable(line, keeping: keepingNewlines ? ["\n"] : []) + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Redraws the progress bar on stderr's current line.

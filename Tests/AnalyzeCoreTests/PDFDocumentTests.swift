@@ -134,7 +134,7 @@ struct PDFDocumentTests {
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
         #expect(!PDFRenderer.isPDF(Array(jpeg.prefix(2)) + [0xFF, 0xFE, 0, 12] + Array("%PDF-1.7 ".utf8) + Array(jpeg.dropFirst(2))))
         let info = try PDFRenderer.info(.bytes(document), page: 1)
-        #expect(info == PDFRenderer.Info(pages: 1, width: 264, height: 264))
+        #expect(info == PDFRenderer.Info(pages: 1, size: PDFRenderer.PageSize(width: 264, height: 264)))
         let (pixels, warnings) = try PDFRenderer.render(.bytes(document), page: 1, resolution: PDFRenderer.defaultResolution, maximumPixels: 10_000_000)
         #expect(pixels.width == 1100 && pixels.height == 1100 && warnings.isEmpty)
         #expect {

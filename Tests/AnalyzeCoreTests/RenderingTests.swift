@@ -69,7 +69,7 @@ struct RenderingTests {
         #expect(MarkupEscaping.escape("pay/\u{202E}gpj.exe\u{2066}x\u{200F}") == "pay/[U+202E]gpj.exe[U+2066]x\u{200F}")
         #expect(MarkupEscaping.label("pay/\u{202E}gpj.exe\u{1B}") == "pay/\\u202egpj.exe\\x1b")
         #expect(MarkupEscaping.escape("pay/\u{202E}gpj", exact: true) == "pay/\u{202E}gpj")
-        #expect(PlainTextRenderer.terminalSafe("qr:pay/\u{202E}gpj\u{1B}[2J\n") == "qr:pay/\\u202egpj\u{FFFD}[2J\n")
+        #expect(PlainTextRenderer.terminalSafe("qr:pay/\u{202E}gpj\u{1B}[2J\n\tx") == "qr:pay/\\u202egpj\\x1b[2J\n\tx")
     }
 
     /// Parses XML with Foundation's parser; throws if it is not well-formed.

@@ -30,9 +30,8 @@ public enum PDFRenderer {
     /// What `pdfinfo` says of a document and of one of its pages.
     struct Info: Equatable {
         var pages = 0
-        /// The page's crop box in points (1/72 inch), before its rotation.
-        var width = 0.0
-        var height = 0.0
+        /// The page's size; nil when pdfinfo gave none.
+        var size: PageSize?
     }
 
     /// A page's crop box in points (1/72 inch), before its rotation.
@@ -90,12 +89,11 @@ public enum PDFRenderer {
 
     /// `pdfinfo`'s report, read.
     static func parse(_ output: [UInt8], page: Int) -> Info {
-        var info = Info()
+        var info = Info(size: sizes(output)[page])
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.first == "Pages:", fields.count == 2, let n = Int(fields[1]) { info.pages = n }
         }
-        if let size = sizes(output)[page] { (info.width, info.height) = (size.width, size.height) }
         return info
     }
 
@@ -124,22 +122,22 @@ public enum PDFRenderer {
     /// with poppler's warnings about the file (at most five, one line each).
     /// `size`: the page's size when it was read with the page count (no `pdfinfo` for it then).
     static func render(_ document: Source, page: Int, size: PageSize? = nil, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
-        let info: Info
-        if let size {
-            info = Info(pages: page, width: size.width, height: size.height)
-        } else {
-            info = try Self.info(document, page: page)
+        var pageSize = size
+        if pageSize == nil {
+            let info = try Self.info(document, page: page)
             guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
             guard page <= info.pages else {
                 throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
             }
+            pageSize = info.size
         }
-        guard info.width > 0, info.height > 0, info.width < 1e6, info.height < 1e6 else {
-            throw AnalysisError(.undecodable, "PDF: page \(page) has no usable size (\(info.width) x \(info.height) pt)")
+        let (w, h) = (pageSize?.width ?? 0, pageSize?.height ?? 0)
+        guard w > 0, h > 0, w < 1e6, h < 1e6 else {
+            throw AnalysisError(.undecodable, "PDF: page \(page) has no usable size (\(w) x \(h) pt)")
         }
-        let width = Int((info.width * Double(resolution) / 72).rounded(.up)), height = Int((info.height * Double(resolution) / 72).rounded(.up))
+        let width = Int((w * Double(resolution) / 72).rounded(.up)), height = Int((h * Double(resolution) / 72).rounded(.up))
         guard width * height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "PDF: page \(page) is \(Int(info.width))x\(Int(info.height)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)")
+            throw AnalysisError(.tooLarge, "PDF: page \(page) is \(Int(w))x\(Int(h)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)")
         }
         let pixelBytes = (width + 2) * (height + 2) * 3
         let run = try document.run(Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", document.argument],

@@ -56,16 +56,16 @@ public struct ImageRequestHandler {
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
                     try PDFRenderer.render(document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution, maximumPixels: maximumPixels)
                 }
-                let image = UprightImage(pixels: pixels, orientation: .up)
                 warnings += pdfWarnings
                 // A typeset page's own words, when the text request takes them (``PDFText``), instead of OCR.
-                if let text = requests[TextRequest.self] {
-                    image.pageText = timings.measure("text") {
-                        text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: image.width, height: image.height,
+                let pageText = requests[TextRequest.self].flatMap { text in
+                    timings.measure("text") {
+                        text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: pixels.width, height: pixels.height,
                                          warnings: &warnings)
                     }
                 }
-                return perform(requests, on: image, warnings: warnings, engines: engines, timings: timings, idleWorkers: idleWorkers)
+                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up, pageText: pageText), warnings: warnings, engines: engines,
+                               timings: timings, idleWorkers: idleWorkers)
             }
             let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if

@@ -18,15 +18,16 @@ public final class UprightImage: @unchecked Sendable {
     /// What the decoder warned about (libjpeg's "Corrupt JPEG data…", libpng's chunk warnings),
     /// in the decoder's order: they go into the image's JSON `warnings`, never to stderr.
     public private(set) var decodeWarnings: [String] = []
-    /// A PDF page's text taken from its own text layer (``TextRequest/pdfPageText(of:page:resolution:width:height:warnings:)``),
-    /// set by the handler before any request runs: the text request returns it instead of reading the pixels.
-    var pageText: RecognizedPage?
+    /// A PDF page's text taken from its own text layer (``TextRequest/pdfPageText(of:page:resolution:width:height:warnings:)``):
+    /// the text request returns it instead of reading the pixels.
+    let pageText: RecognizedPage?
     public var width: Int { pixels.width }
     public var height: Int { pixels.height }
 
-    init(pixels: OpenCVMat, orientation: ImageOrientation) {
+    init(pixels: OpenCVMat, orientation: ImageOrientation, pageText: RecognizedPage? = nil) {
         self.pixels = pixels
         self.orientation = orientation
+        self.pageText = pageText
     }
 
     /// Decodes encoded bytes (libjpeg/libpng as OpenCV sets them up, else `cv::imdecode`; never

@@ -38,18 +38,21 @@ public enum MarkupEscaping {
         return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
     }
 
-    /// `text` with control characters shown as `\x1b`-style escapes and bidirectional controls as
-    /// `\u202e`: one line a terminal or a CI log shows as it is, whatever an untrusted string held.
-    public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.isControlCharacter || $0.isBidiControl }) else { return text }
+    /// `text` with control characters (but those in `kept`) shown as `\x1b`-style escapes and
+    /// bidirectional controls as `\u202e`: what a terminal or a CI log shows as it is, whatever an
+    /// untrusted string held (an escape sequence would rewrite the screen; a newline in a file name
+    /// would start a line of its own).
+    public static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool { (scalar.isControlCharacter && !kept.contains(scalar)) || scalar.isBidiControl }
+        guard text.unicodeScalars.contains(where: escaped) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.isControlCharacter {
-                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            } else if scalar.isBidiControl {
-                out += "\\u" + String(scalar.value, radix: 16)
-            } else {
+            if !escaped(scalar) {
                 out.unicodeScalars.append(scalar)
+            } else if scalar.isControlCharacter {
+                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            } else {
+                out += "\\u" + String(scalar.value, radix: 16)
             }
         }
         return out

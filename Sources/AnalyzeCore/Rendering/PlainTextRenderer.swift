@@ -23,21 +23,10 @@ public enum PlainTextRenderer {
         sequence.barcodeLines.map { $0 + "\n" }.joined()
     }
 
-    /// The same text made safe for a terminal: control characters other than newline, tab and
-    /// form feed (an escape sequence in a QR code could rewrite the screen) become U+FFFD, and
-    /// bidirectional controls (which would show the rest of a line reversed) `\u202e`.
+    /// The same text made safe for a terminal: control characters other than newline, tab and form
+    /// feed (an escape sequence in a QR code could rewrite the screen) and bidirectional controls
+    /// (which would show the rest of a line reversed) shown as escapes (``MarkupEscaping/printable(_:keeping:)``).
     public static func terminalSafe(_ text: String) -> String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            if scalar.isControlCharacter && !["\n", "\t", "\u{0C}"].contains(scalar) {
-                out += "\u{FFFD}"
-            } else if scalar.isBidiControl {
-                out += "\\u" + String(scalar.value, radix: 16)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        MarkupEscaping.printable(text, keeping: ["\n", "\t", "\u{0C}"])
     }
 }

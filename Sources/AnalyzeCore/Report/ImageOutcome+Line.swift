@@ -1,13 +1,8 @@
 extension ImageOutcome {
     /// The stderr line for this image: what was found, or why it failed; nil for a success when
-    /// `quiet`. Untrusted strings are cut and made printable, the file's name too (a name holding an
-    /// escape sequence would rewrite the terminal; one holding a newline would start a line a CI log
-    /// takes for a command of its own).
+    /// `quiet`. Payloads and labels are cut; the whole line, the file's name included, is made
+    /// printable where it is printed (``MarkupEscaping/printable(_:keeping:)``).
     public func line(quiet: Bool) -> String? {
-        unprintedLine(quiet: quiet).map { MarkupEscaping.printable($0) }
-    }
-
-    private func unprintedLine(quiet: Bool) -> String? {
         switch result {
         case .failure(let error):
             return "FAIL \(source.label): \(error.message) [\(error.code)]"

@@ -150,14 +150,11 @@ final class FolderFrameSource: FrameSource {
         self.maximumBytes = maximumBytes
     }
 
-    /// The image kinds a folder of frames is made of: every still image kind (a GIF at its first frame).
-    static let frameExtensions = InputCollector.imageExtensions
-
     /// The images of `folder` (not its subfolders, no hidden files), in natural name order.
     static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
         guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
         let paths = FilePathBytes.entries(of: folder)
-            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && frameExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
+            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
             .map(\.name)
             .sorted(by: naturalOrder)
             .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
