@@ -9,7 +9,11 @@
     X(heif_context_get_primary_image_handle) X(heif_image_handle_release) X(heif_image_handle_get_width)         \
     X(heif_image_handle_get_height) X(heif_decode_image) X(heif_image_release) X(heif_image_get_plane_readonly)  \
     X(heif_image_get_width) X(heif_image_get_height) X(heif_image_handle_get_luma_bits_per_pixel)                \
-    X(heif_image_handle_get_chroma_bits_per_pixel) X(heif_image_get_bits_per_pixel_range)
+    X(heif_image_handle_get_chroma_bits_per_pixel) X(heif_image_get_bits_per_pixel_range)                       \
+    X(heif_register_decoder) X(heif_image_create) X(heif_image_add_plane) X(heif_image_get_plane)                \
+    X(heif_nclx_color_profile_alloc) X(heif_nclx_color_profile_free) X(heif_image_set_nclx_color_profile)        \
+    X(heif_nclx_color_profile_set_color_primaries) X(heif_nclx_color_profile_set_transfer_characteristics)      \
+    X(heif_nclx_color_profile_set_matrix_coefficients)
 
 ALOAD_FORWARDING(FORWARDED, "libheif.so.1", "libheif1")
 
@@ -55,4 +59,34 @@ int heif_image_handle_get_chroma_bits_per_pixel(const struct heif_image_handle *
 }
 int heif_image_get_bits_per_pixel_range(const struct heif_image *image, enum heif_channel channel) {
     return ready() ? REAL(heif_image_get_bits_per_pixel_range)(image, channel) : -1;
+}
+
+// What the FFmpeg HEVC plugin (heif_hevc_ffmpeg.c) calls: it runs only inside heif_decode_image, once the
+// library is open.
+struct heif_error heif_register_decoder(struct heif_context *context, const struct heif_decoder_plugin *plugin) {
+    return ready() ? REAL(heif_register_decoder)(context, plugin) : not_loaded();
+}
+struct heif_error heif_image_create(int width, int height, enum heif_colorspace colorspace, enum heif_chroma chroma,
+                                    struct heif_image **image) {
+    return ready() ? REAL(heif_image_create)(width, height, colorspace, chroma, image) : not_loaded();
+}
+struct heif_error heif_image_add_plane(struct heif_image *image, enum heif_channel channel, int width, int height, int bit_depth) {
+    return ready() ? REAL(heif_image_add_plane)(image, channel, width, height, bit_depth) : not_loaded();
+}
+uint8_t *heif_image_get_plane(struct heif_image *image, enum heif_channel channel, int *stride) {
+    return ready() ? REAL(heif_image_get_plane)(image, channel, stride) : NULL;
+}
+struct heif_color_profile_nclx *heif_nclx_color_profile_alloc(void) { return ready() ? REAL(heif_nclx_color_profile_alloc)() : NULL; }
+void heif_nclx_color_profile_free(struct heif_color_profile_nclx *profile) { if (ready()) REAL(heif_nclx_color_profile_free)(profile); }
+struct heif_error heif_image_set_nclx_color_profile(struct heif_image *image, const struct heif_color_profile_nclx *profile) {
+    return ready() ? REAL(heif_image_set_nclx_color_profile)(image, profile) : not_loaded();
+}
+struct heif_error heif_nclx_color_profile_set_color_primaries(struct heif_color_profile_nclx *profile, uint16_t value) {
+    return ready() ? REAL(heif_nclx_color_profile_set_color_primaries)(profile, value) : not_loaded();
+}
+struct heif_error heif_nclx_color_profile_set_transfer_characteristics(struct heif_color_profile_nclx *profile, uint16_t value) {
+    return ready() ? REAL(heif_nclx_color_profile_set_transfer_characteristics)(profile, value) : not_loaded();
+}
+struct heif_error heif_nclx_color_profile_set_matrix_coefficients(struct heif_color_profile_nclx *profile, uint16_t value) {
+    return ready() ? REAL(heif_nclx_color_profile_set_matrix_coefficients)(profile, value) : not_loaded();
 }

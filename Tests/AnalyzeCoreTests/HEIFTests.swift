@@ -116,11 +116,22 @@ struct HEIFTests {
 
     /// An 8-bit HEIC is decoded as three 4:4:4 planes interleaved by analyze, a 10-bit one through
     /// libheif's interleaved 8-bit RGB: both give exactly the pixels libheif's interleaved RGB gives.
+    /// analyze decodes the HEVC stream with FFmpeg's libavcodec (CHeif's plugin), the reference below
+    /// with libheif's own libde265: the same pixels, byte for byte.
     @Test(arguments: [8, 10])
     func heicPixelsAreLibheifsOwnRGB(bitDepth: Int) throws {
         let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))).0
         let bytes = try Self.heic(photo, orientation: heif_orientation_normal, bitDepth: bitDepth)
+        #expect(aheif_ffmpeg_load_error() == nil, "libavcodec59 (scripts/setup installs libavcodec-dev)")
+        let pictures = aheif_ffmpeg_pictures_decoded()
         let decoded = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000).pixels
+        #expect(aheif_ffmpeg_pictures_decoded() > pictures, "decoded by the FFmpeg plugin")
+        let byLibde265 = try HEIFDecoder.decode(bytes, maximumPixels: 10_000_000, hevc: .libde265)
+        #expect(byLibde265.width == decoded.width && byLibde265.height == decoded.height)
+        let sameRows = byLibde265.withPixels { a, strideA in
+            decoded.withPixels { b, strideB in (0 ..< decoded.height).allSatisfy { memcmp(a + $0 * strideA, b + $0 * strideB, decoded.width * 3) == 0 } }
+        }
+        #expect(sameRows)
 
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }

@@ -19,32 +19,80 @@ enum HEIFDecoder {
         return brands.contains(String(decoding: bytes[8 ..< 12], as: UTF8.self))
     }
 
-    static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
+    /// Which HEVC decoder libheif is given for an HEIC.
+    enum HEVCDecoder: Sendable {
+        /// FFmpeg's libavcodec where libavcodec.so.59 is installed (CHeif's plugin; a third less CPU on
+        /// a 12 MP iPhone photo, the same pixels), and libheif's libde265 where it is not or where
+        /// libavcodec fails on the file.
+        case ffmpegWhereAvailable
+        /// libheif's own libde265 plugin only.
+        case libde265
+    }
+
+    static func decode(_ bytes: [UInt8], maximumPixels: Int, hevc: HEVCDecoder = .ffmpegWhereAvailable) throws(AnalysisError) -> OpenCVMat {
         // libheif is opened on the first HEIF file (CHeif's loader), not at start-up.
         if let reason = aheif_load_error() { throw AnalysisError(.engineUnavailable, String(cString: reason)) }
-        guard let context = heif_context_alloc() else { throw AnalysisError(.engineFailed, "heif_context_alloc failed") }
-        defer { heif_context_free(context) }
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
-        try check(read, "not a readable HEIF file")
-        var handle: OpaquePointer?
-        try check(heif_context_get_primary_image_handle(context, &handle), "no primary image")
-        guard let handle else { throw AnalysisError(.undecodable, "HEIF: no primary image") }
-        defer { heif_image_handle_release(handle) }
-        let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
-        guard width > 0, height > 0 else { throw AnalysisError(.undecodable, "the HEIF container claims an empty image (\(width)x\(height))") }
-        guard width * height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "the HEIF container claims \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+        do {
+            return try decodeOnce(bytes, maximumPixels: maximumPixels, ffmpeg: hevc == .ffmpegWhereAvailable)
+        } catch {
+            // A stream libavcodec refuses may still be one libde265 reads: its error is the one reported.
+            guard case .ffmpegFailed = error else { throw error.analysisError }
         }
-        // An 8-bit image is asked for as three 4:4:4 planes and interleaved here: libheif's own
-        // interleaving after its YCbCr-to-RGB step cost another pass over the image (a 12 MP iPhone
-        // photo: about 430 → 350 ms of CPU), and the pixels are the same byte for byte. A deeper image
-        // (10- or 12-bit HDR) keeps libheif's interleaved 8-bit RGB, which scales the samples down.
-        let eightBit = heif_image_handle_get_luma_bits_per_pixel(handle) == 8 && heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
-        var image: OpaquePointer?
-        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, eightBit ? heif_chroma_444 : heif_chroma_interleaved_RGB, nil), "cannot decode the image")
-        guard let image else { throw AnalysisError(.undecodable, "HEIF: decoding gave no image") }
-        defer { heif_image_release(image) }
-        return eightBit ? try planes(of: image) : try interleaved(image)
+        do {
+            return try decodeOnce(bytes, maximumPixels: maximumPixels, ffmpeg: false)
+        } catch {
+            throw error.analysisError
+        }
+    }
+
+    private enum Failure: Error {
+        /// Decoding failed with the FFmpeg plugin registered.
+        case ffmpegFailed
+        case failed(AnalysisError)
+
+        var analysisError: AnalysisError {
+            switch self {
+            case .ffmpegFailed: AnalysisError(.undecodable, "HEIF: cannot decode the image")
+            case .failed(let error): error
+            }
+        }
+    }
+
+    private static func decodeOnce(_ bytes: [UInt8], maximumPixels: Int, ffmpeg: Bool) throws(Failure) -> OpenCVMat {
+        guard let context = heif_context_alloc() else { throw .failed(AnalysisError(.engineFailed, "heif_context_alloc failed")) }
+        defer { heif_context_free(context) }
+        do {
+            let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+            try check(read, "not a readable HEIF file")
+            var handle: OpaquePointer?
+            try check(heif_context_get_primary_image_handle(context, &handle), "no primary image")
+            guard let handle else { throw AnalysisError(.undecodable, "HEIF: no primary image") }
+            defer { heif_image_handle_release(handle) }
+            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+            guard width > 0, height > 0 else { throw AnalysisError(.undecodable, "the HEIF container claims an empty image (\(width)x\(height))") }
+            guard width * height <= maximumPixels else {
+                throw AnalysisError(.tooLarge, "the HEIF container claims \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+            }
+            let withFFmpeg = ffmpeg && aheif_use_ffmpeg_hevc(context, maximumPixels) != 0
+            // An 8-bit image is asked for as three 4:4:4 planes and interleaved here: libheif's own
+            // interleaving after its YCbCr-to-RGB step cost another pass over the image (a 12 MP iPhone
+            // photo: about 430 → 350 ms of CPU), and the pixels are the same byte for byte. A deeper image
+            // (10- or 12-bit HDR) keeps libheif's interleaved 8-bit RGB, which scales the samples down.
+            let eightBit = heif_image_handle_get_luma_bits_per_pixel(handle) == 8 && heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
+            var image: OpaquePointer?
+            let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, eightBit ? heif_chroma_444 : heif_chroma_interleaved_RGB, nil)
+            if decoded.code != heif_error_Ok, withFFmpeg { throw Failure.ffmpegFailed }
+            try check(decoded, "cannot decode the image")
+            guard let image else { throw AnalysisError(.undecodable, "HEIF: decoding gave no image") }
+            defer { heif_image_release(image) }
+            return eightBit ? try planes(of: image) : try interleaved(image)
+        } catch let error as AnalysisError {
+            throw .failed(error)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .failed(AnalysisError(.undecodable, "HEIF: \(error)"))
+        }
     }
 
     /// The R, G and B planes of a decoded 8-bit image, interleaved as BGR.

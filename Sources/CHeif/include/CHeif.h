@@ -10,3 +10,12 @@
 // NULL when libheif.so.1 is open and has every function used here, else why not (the loader opens it
 // on the first call, once per process). HEIFDecoder asks before decoding.
 const char *aheif_load_error(void);
+
+// Registers, in `context` only, a decoder plugin that decodes HEVC with FFmpeg's libavcodec
+// (heif_hevc_ffmpeg.c; the same pixels as libheif's libde265, in less time), each picture limited to
+// `maximum_pixels`. 0 when libavcodec.so.59 cannot be opened (aheif_ffmpeg_load_error says why): libheif
+// then decodes with libde265.
+int aheif_use_ffmpeg_hevc(struct heif_context *context, long maximum_pixels);
+const char *aheif_ffmpeg_load_error(void);
+// How many pictures (a grid's tiles each count) the FFmpeg plugin has decoded in this process.
+long aheif_ffmpeg_pictures_decoded(void);
