@@ -13,7 +13,8 @@
     X(heif_register_decoder) X(heif_image_create) X(heif_image_add_plane) X(heif_image_get_plane)                \
     X(heif_nclx_color_profile_alloc) X(heif_nclx_color_profile_free) X(heif_image_set_nclx_color_profile)        \
     X(heif_nclx_color_profile_set_color_primaries) X(heif_nclx_color_profile_set_transfer_characteristics)      \
-    X(heif_nclx_color_profile_set_matrix_coefficients)
+    X(heif_nclx_color_profile_set_matrix_coefficients) X(heif_image_handle_has_alpha_channel)                   \
+    X(heif_image_handle_get_nclx_color_profile)
 
 ALOAD_FORWARDING(FORWARDED, "libheif.so.1", "libheif1")
 
@@ -89,4 +90,12 @@ struct heif_error heif_nclx_color_profile_set_transfer_characteristics(struct he
 }
 struct heif_error heif_nclx_color_profile_set_matrix_coefficients(struct heif_color_profile_nclx *profile, uint16_t value) {
     return ready() ? REAL(heif_nclx_color_profile_set_matrix_coefficients)(profile, value) : not_loaded();
+}
+
+// What HEIFDecoder asks to choose the plugin's mode.
+int heif_image_handle_has_alpha_channel(const struct heif_image_handle *handle) {
+    return ready() ? REAL(heif_image_handle_has_alpha_channel)(handle) : 0;
+}
+struct heif_error heif_image_handle_get_nclx_color_profile(const struct heif_image_handle *handle, struct heif_color_profile_nclx **profile) {
+    return ready() ? REAL(heif_image_handle_get_nclx_color_profile)(handle, profile) : not_loaded();
 }

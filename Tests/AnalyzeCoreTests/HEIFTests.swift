@@ -8,8 +8,11 @@ import Testing
 struct HEIFTests {
     /// Encodes `mat` (BGR) as HEIC with libheif, with `orientation` written as irot/imir boxes, with
     /// 8-bit samples or (`bitDepth` 10) 10-bit ones, each 8-bit value v stored as v·1023/255.
+    /// `nclx` (range and matrix) is written into the HEVC stream's VUI only: libheif's encoder leaves the
+    /// container's nclx box out (its macOS workaround), as iPhones do.
     static func heic(_ mat: OpenCVMat, orientation: heif_orientation, bitDepth: Int = 8,
-                     compression: heif_compression_format = heif_compression_HEVC) throws -> [UInt8] {
+                     compression: heif_compression_format = heif_compression_HEVC,
+                     nclx: (matrix: heif_matrix_coefficients, fullRange: Bool)? = nil) throws -> [UInt8] {
         let w = mat.width, h = mat.height
         var image: OpaquePointer?
         let chroma = bitDepth == 8 ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RRGGBB_LE
@@ -36,6 +39,14 @@ struct HEIFTests {
                     }
                 }
             }
+        }
+        if let nclx {
+            // libheif 1.15 encodes with the image's own description (its x265 plugin sets range and matrix from it).
+            let profile = try #require(heif_nclx_color_profile_alloc())
+            defer { heif_nclx_color_profile_free(profile) }
+            profile.pointee.matrix_coefficients = nclx.matrix
+            profile.pointee.full_range_flag = nclx.fullRange ? 1 : 0
+            #expect(heif_image_set_nclx_color_profile(created, profile).code == heif_error_Ok)
         }
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
@@ -116,23 +127,68 @@ struct HEIFTests {
 
     /// An 8-bit HEIC is decoded as three 4:4:4 planes interleaved by analyze, a 10-bit one through
     /// libheif's interleaved 8-bit RGB: both give exactly the pixels libheif's interleaved RGB gives.
-    /// analyze decodes the HEVC stream with FFmpeg's libavcodec (CHeif's plugin), the reference below
-    /// with libheif's own libde265: the same pixels, byte for byte.
+    /// analyze decodes the HEVC stream with FFmpeg's libavcodec (CHeif's plugin, which also converts an
+    /// 8-bit picture to RGB itself), the reference below with libheif's own libde265 and conversion: the
+    /// same pixels, byte for byte.
     @Test(arguments: [8, 10])
     func heicPixelsAreLibheifsOwnRGB(bitDepth: Int) throws {
         let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))).0
         let bytes = try Self.heic(photo, orientation: heif_orientation_normal, bitDepth: bitDepth)
         #expect(aheif_ffmpeg_load_error() == nil, "libavcodec59 (scripts/setup installs libavcodec-dev)")
-        let pictures = aheif_ffmpeg_pictures_decoded()
-        let decoded = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000).pixels
+        let (pictures, converted) = (aheif_ffmpeg_pictures_decoded(), aheif_ffmpeg_pictures_converted())
+        try Self.expectLibheifsPixels(bytes, width: photo.width, height: photo.height)
         #expect(aheif_ffmpeg_pictures_decoded() > pictures, "decoded by the FFmpeg plugin")
+        if bitDepth == 8 { #expect(aheif_ffmpeg_pictures_converted() > converted, "converted to RGB by the plugin") }
         let byLibde265 = try HEIFDecoder.decode(bytes, maximumPixels: 10_000_000, hevc: .libde265)
-        #expect(byLibde265.width == decoded.width && byLibde265.height == decoded.height)
-        let sameRows = byLibde265.withPixels { a, strideA in
-            decoded.withPixels { b, strideB in (0 ..< decoded.height).allSatisfy { memcmp(a + $0 * strideA, b + $0 * strideB, decoded.width * 3) == 0 } }
-        }
-        #expect(sameRows)
+        let byFFmpeg = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000).pixels
+        #expect(Self.samePixels(byLibde265, byFFmpeg))
+    }
 
+    /// The plugin's conversion to RGB is libheif's for every matrix it takes, limited range or full:
+    /// BT.709 and BT.601 limited (a camera's video levels), unspecified (libheif's default coefficients).
+    @Test(arguments: [(heif_matrix_coefficients_ITU_R_BT_709_5, false), (heif_matrix_coefficients_ITU_R_BT_601_6, false),
+                      (heif_matrix_coefficients_ITU_R_BT_601_6, true), (heif_matrix_coefficients_unspecified, false)])
+    func thePluginsRGBIsLibheifsForEachColourDescription(matrix: heif_matrix_coefficients, fullRange: Bool) throws {
+        // An odd width: the last pixels of a row go through the scalar tail, not the vector loop.
+        let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))).0
+            .cropped(x: 0, y: 0, width: 437, height: 300)
+        let bytes = try Self.heic(photo, orientation: heif_orientation_normal, nclx: (matrix, fullRange))
+        let converted = aheif_ffmpeg_pictures_converted()
+        try Self.expectLibheifsPixels(bytes, width: photo.width, height: photo.height)
+        #expect(aheif_ffmpeg_pictures_converted() > converted, "converted to RGB by the plugin")
+    }
+
+    /// A HEIC with an alpha image is converted by libheif (its alpha picture is luma, which the plugin's
+    /// RGB would not be): the same pixels as libheif's own decoding.
+    @Test func aHEICWithAlphaIsConvertedByLibheif() throws {
+        let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))).0
+        let bytes = try Self.heicWithAlpha(photo)
+        #expect(HEIFPrimaryItem.type(in: bytes) == "hvc1")
+        try Self.expectLibheifsPixels(bytes, width: photo.width, height: photo.height)
+    }
+
+    /// The primary item's type is read from untrusted bytes: every prefix and thousands of damaged
+    /// copies of a file give a type or nil, never a trap.
+    @Test func thePrimaryItemTypeIsReadSafely() throws {
+        let bytes = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
+        #expect(HEIFPrimaryItem.type(in: bytes) == "hvc1")
+        var generator = SystemRandomNumberGenerator()
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 400)) { _ = HEIFPrimaryItem.type(in: Array(bytes.prefix(length))) }
+        let header = min(bytes.count, 600)   // the boxes before the coded data
+        for _ in 0 ..< 3000 {
+            var damaged = bytes
+            for _ in 0 ..< Int.random(in: 1 ... 8, using: &generator) {
+                damaged[Int.random(in: 0 ..< header, using: &generator)] = UInt8.random(in: 0 ... 255, using: &generator)
+            }
+            _ = HEIFPrimaryItem.type(in: damaged)
+        }
+        #expect(HEIFPrimaryItem.type(in: Array("not a HEIF file at all".utf8)) == nil)
+    }
+
+    /// `bytes` decoded by analyze and by libheif alone (libde265, libheif's own conversion, interleaved
+    /// RGB) give the same pixels.
+    static func expectLibheifsPixels(_ bytes: [UInt8], width: Int, height: Int) throws {
+        let decoded = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000).pixels
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
         let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
@@ -141,14 +197,13 @@ struct HEIFTests {
         #expect(heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok)
         let primary = try #require(handle)
         defer { heif_image_handle_release(primary) }
-        #expect(heif_image_handle_get_luma_bits_per_pixel(primary) == Int32(bitDepth))
         var image: OpaquePointer?
         #expect(heif_decode_image(primary, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).code == heif_error_Ok)
         let reference = try #require(image)
         defer { heif_image_release(reference) }
         var stride: Int32 = 0
         let rgb = try #require(heif_image_get_plane_readonly(reference, heif_channel_interleaved, &stride))
-        #expect(decoded.width == photo.width && decoded.height == photo.height && decoded.channels == 3)
+        #expect(decoded.width == width && decoded.height == height && decoded.channels == 3)
         var differing = 0
         decoded.withPixels { bgr, rowBytes in
             for y in 0 ..< decoded.height {
@@ -158,5 +213,46 @@ struct HEIFTests {
             }
         }
         #expect(differing == 0)
+    }
+
+    static func samePixels(_ a: OpenCVMat, _ b: OpenCVMat) -> Bool {
+        guard a.width == b.width, a.height == b.height, a.channels == b.channels else { return false }
+        return a.withPixels { pa, strideA in
+            b.withPixels { pb, strideB in (0 ..< a.height).allSatisfy { memcmp(pa + $0 * strideA, pb + $0 * strideB, a.width * a.channels) == 0 } }
+        }
+    }
+
+    /// `mat` (BGR) encoded as HEIC with an alpha image (a gradient), through libheif's encoder.
+    static func heicWithAlpha(_ mat: OpenCVMat) throws -> [UInt8] {
+        let w = mat.width, h = mat.height
+        var image: OpaquePointer?
+        #expect(heif_image_create(Int32(w), Int32(h), heif_colorspace_RGB, heif_chroma_interleaved_RGBA, &image).code == heif_error_Ok)
+        let created = try #require(image)
+        defer { heif_image_release(created) }
+        #expect(heif_image_add_plane(created, heif_channel_interleaved, Int32(w), Int32(h), 8).code == heif_error_Ok)
+        var stride: Int32 = 0
+        let plane = try #require(heif_image_get_plane(created, heif_channel_interleaved, &stride))
+        mat.withPixels { pixels, rowBytes in
+            for y in 0 ..< h {
+                for x in 0 ..< w {
+                    let source = pixels + y * rowBytes + x * 3
+                    let target = y * Int(stride) + x * 4
+                    (plane[target], plane[target + 1], plane[target + 2]) = (source[2], source[1], source[0])
+                    plane[target + 3] = UInt8(255 - (x * 200 / max(1, w - 1)))
+                }
+            }
+        }
+        let context = try #require(heif_context_alloc())
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        #expect(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder).code == heif_error_Ok)
+        let hevc = try #require(encoder)
+        defer { heif_encoder_release(hevc) }
+        heif_encoder_set_lossy_quality(hevc, 92)
+        #expect(heif_context_encode_image(context, created, hevc, nil, nil).code == heif_error_Ok)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-\(UUID().uuidString).heic").path
+        defer { unlink(path) }
+        #expect(heif_context_write_to_file(context, path).code == heif_error_Ok)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

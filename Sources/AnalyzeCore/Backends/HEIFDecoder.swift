@@ -73,12 +73,15 @@ enum HEIFDecoder {
             guard width * height <= maximumPixels else {
                 throw AnalysisError(.tooLarge, "the HEIF container claims \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
             }
-            let withFFmpeg = ffmpeg && aheif_use_ffmpeg_hevc(context, maximumPixels) != 0
             // An 8-bit image is asked for as three 4:4:4 planes and interleaved here: libheif's own
             // interleaving after its YCbCr-to-RGB step cost another pass over the image (a 12 MP iPhone
             // photo: about 430 → 350 ms of CPU), and the pixels are the same byte for byte. A deeper image
             // (10- or 12-bit HDR) keeps libheif's interleaved 8-bit RGB, which scales the samples down.
             let eightBit = heif_image_handle_get_luma_bits_per_pixel(handle) == 8 && heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
+            // The plugin also converts to RGB, as libheif would, where every picture it decodes is colour
+            // converted with its stream's own description (CHeif.h says when).
+            let convertsToRGB = eightBit && Self.convertsWithTheStreamsDescription(handle, bytes: bytes)
+            let withFFmpeg = ffmpeg && aheif_use_ffmpeg_hevc(context, maximumPixels, convertsToRGB ? 1 : 0) != 0
             var image: OpaquePointer?
             let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, eightBit ? heif_chroma_444 : heif_chroma_interleaved_RGB, nil)
             if decoded.code != heif_error_Ok, withFFmpeg { throw Failure.ffmpegFailed }
@@ -93,6 +96,19 @@ enum HEIFDecoder {
         } catch {
             throw .failed(AnalysisError(.undecodable, "HEIF: \(error)"))
         }
+    }
+
+    /// Whether libheif converts every picture of the primary image with its stream's own colour
+    /// description: an HEVC image or grid (not an overlay or a derived image, whose layers may bring alpha
+    /// images through the decoder), without alpha, whose container holds no nclx description.
+    private static func convertsWithTheStreamsDescription(_ handle: OpaquePointer, bytes: [UInt8]) -> Bool {
+        guard let type = HEIFPrimaryItem.type(in: bytes), type == "hvc1" || type == "grid",
+              heif_image_handle_has_alpha_channel(handle) == 0 else { return false }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let lookup = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        guard let nclx else { return lookup.code != heif_error_Ok }
+        heif_nclx_color_profile_free(nclx)
+        return false
     }
 
     /// The R, G and B planes of a decoded 8-bit image, interleaved as BGR.
