@@ -20,6 +20,8 @@ struct PDFDocumentTests {
         var text = ""
         /// Whether the image is drawn (a typeset page draws none).
         var drawsImage = true
+        /// Where the image is drawn, in points from the page's bottom left (nil: over the whole page).
+        var imageRect: (x: Double, y: Double, width: Double, height: Double)? = nil
     }
 
     /// A typeset page of `width` × `height` points: only `text`, no image.
@@ -63,7 +65,8 @@ struct PDFDocumentTests {
             objects.append(Array("<< /Type /XObject /Subtype /Image /Width \(page.pixelWidth) /Height \(page.pixelHeight) \(page.entries) /Length \(page.stream.count) >>\nstream\n".utf8)
                            + page.stream + Array("\nendstream".utf8))
             let image = objects.count
-            let content = (page.drawsImage ? "q \(page.width) 0 0 \(page.height) 0 0 cm /Im0 Do Q " : "") + page.text
+            let rect = page.imageRect ?? (0, 0, page.width, page.height)
+            let content = (page.drawsImage ? "q \(rect.width) 0 0 \(rect.height) \(rect.x) \(rect.y) cm /Im0 Do Q " : "") + page.text
             objects.append(Array("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
             let contents = objects.count
             objects.append(Array(("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Rotate \(page.rotate) "
@@ -229,6 +232,45 @@ struct PDFDocumentTests {
         // Character boxes are only OCR's: with --characters, auto reads the pixels.
         let characters = try analyse(["--characters"])
         #expect(characters[0]["textSource"] == nil)
+    }
+
+    /// A typeset page with a figure (an image over a tenth of the page, under half): the layer's lines
+    /// exactly, then what Tesseract reads in the figure, and nothing of the layer's words read twice.
+    @Test func aPageWithAFigureGivesItsLayerAndTheFiguresText() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var page = try Self.rawPage("text/page.png")   // 1000x220 px: two pangrams and an invoice line
+        (page.width, page.height) = (612, 792)
+        page.imageRect = (56, 300, 500, 110)           // 11% of the page, drawn at 2 px a point at 144 dpi
+        page.text = "BT /F1 24 Tf 72 700 Td (Invoice 2026-11 <A&B>) Tj 0 -40 Td (Total: 42.50 EUR) Tj ET "
+            + "BT /F1 12 Tf 72 200 Td (Figure 1: the page as scanned.) Tj ET"
+        let input = folder.appendingPathComponent("figure.pdf")
+        try Data(Self.pdf([page])).write(to: input)
+        func analyse(_ options: [String]) throws -> (json: [String: Any], stderr: String) {
+            let out = folder.appendingPathComponent("out-\(options.joined())")
+            let run = try CommandLineTests().run([input.path, "--text", "--pdf-dpi", "144", "-o", out.path] + options)
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: out.appendingPathComponent("figure.json"))
+            return (try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]), run.stderr)
+        }
+        let (auto, stderr) = try analyse([])
+        #expect(stderr.contains("from the PDF's text layer and OCR of its images"), "\(stderr)")
+        #expect(auto["textSource"] as? String == "pdfTextLayerAndOCR")
+        let lines = (auto["text"] as? [[String: Any]] ?? []).compactMap { $0["string"] as? String }
+        let layerLines = ["Invoice 2026-11 <A&B>", "Total: 42.50 EUR", "Figure 1: the page as scanned."]
+        #expect(Array(lines.prefix(3)) == layerLines, "\(lines)")
+        let read = lines.dropFirst(3)
+        #expect(read.contains("Pack my box with five dozen liquor jugs."), "\(lines)")
+        #expect(read.contains { $0.contains("Invoice 2026-0042") }, "\(lines)")   // the figure's own invoice line
+        #expect(!read.contains { $0.contains("2026-11") || $0.contains("42.50") || $0.contains("Figure") || $0.contains("scanned") }, "\(lines)")
+        let fullText = auto["fullText"] as? String ?? ""
+        #expect(fullText.hasPrefix("Invoice 2026-11 <A&B>") && fullText.contains("Pack my box with five dozen liquor jugs."), "\(fullText)")
+
+        let (layer, _) = try analyse(["--pdf-text", "layer"])
+        #expect(layer["textSource"] as? String == "pdfTextLayer")
+        #expect((layer["text"] as? [[String: Any]] ?? []).compactMap { $0["string"] as? String } == layerLines)
+        let schema = try runScript("validate-json", [folder.appendingPathComponent("out-").path])
+        #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
     }
 
     /// pdftotext's XHTML is untrusted: escapes undone, boxes kept to the page, a layer of code points

@@ -87,6 +87,9 @@ public struct RecognizedPage: RequestResult {
         case ocr
         /// A PDF page's own text layer (`pdftotext`): exact words, confidence 1.
         case pdfTextLayer
+        /// A PDF page's text layer, then Tesseract reading the rest of the page (its images: a figure,
+        /// a photo, a screenshot), with the layer's words blanked out.
+        case pdfTextLayerAndOCR
     }
 
     /// Lines shown in the report.
@@ -94,7 +97,11 @@ public struct RecognizedPage: RequestResult {
 
     public var summary: ResultSummary {
         let words = lines.reduce(0) { $0 + $1.words.count }
-        let origin = source == .pdfTextLayer ? " from the PDF's text layer" : ""
+        let origin = switch source {
+        case .ocr: ""
+        case .pdfTextLayer: " from the PDF's text layer"
+        case .pdfTextLayerAndOCR: " from the PDF's text layer and OCR of its images"
+        }
         var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)\(origin)")
         summary.extraCounts = ["words": words]
         summary.textPreview = lines.prefix(Self.previewLines).map(\.string)

@@ -1,8 +1,11 @@
 /// Where `--text` takes a PDF page's text from (`--pdf-text`).
 public enum PDFText: String, Sendable, Codable, CaseIterable {
     /// The page's text layer when it has usable text and its images cover under a tenth of it (a
-    /// typeset page: exact words, no OCR); otherwise OCR of the rendered page (a scan, a page of photos
-    /// or charts, a page without text). With character boxes asked, always OCR (the layer has none).
+    /// typeset page: exact words, no OCR); the layer and OCR of the rest of the page when its images
+    /// cover under half of it (a page with a figure or a photo: the layer's words blanked out, Tesseract
+    /// reads what is left); otherwise OCR of the rendered page (a scan, even one with another tool's OCR
+    /// layer, a page mostly of photos or charts, a page without text). With character boxes asked,
+    /// always OCR (the layer has none).
     case auto
     /// The text layer only, never OCR: a page without one has no text.
     case layer
@@ -12,6 +15,11 @@ public enum PDFText: String, Sendable, Codable, CaseIterable {
     /// The share of a page its images may cover for `auto` to take its text layer: a logo or a
     /// signature, not a scan, a photo or a chart drawn as an image.
     public static let maximumImageCoverage = 0.1
+
+    /// The share of a page its images may cover for `auto` to take its text layer and read only the
+    /// rest by OCR: figures and photos beside typeset text. A scanned page (with or without another
+    /// tool's OCR layer) is one image over the whole page.
+    public static let maximumFigureCoverage = 0.5
 }
 
 extension TextRequest {
@@ -38,7 +46,10 @@ extension TextRequest {
                 warnings.append("\(error.message); the page's pixels are read instead")
                 return nil
             }
-            guard coverage < PDFText.maximumImageCoverage else { return nil }
+            guard coverage < PDFText.maximumFigureCoverage else { return nil }
+            if coverage >= PDFText.maximumImageCoverage {
+                return RecognizedPage(lines: layer.lines, fullText: layer.fullText, source: .pdfTextLayerAndOCR)
+            }
         }
         return RecognizedPage(lines: layer.lines, fullText: layer.fullText, source: .pdfTextLayer)
     }

@@ -87,8 +87,11 @@ public struct TextRequest: ImageRequest {
     /// Lines and the whole page text. One recognition pass; a second only when the first reading
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
-        // A PDF page whose own text is taken (``pdfPageText(of:page:resolution:width:height:warnings:)``).
-        if let pageText = image.pageText { return pageText }
+        // A PDF page whose own text is taken (``pdfPageText(of:page:resolution:width:height:warnings:)``),
+        // with the rest of the page read when it has figures.
+        if let pageText = image.pageText {
+            return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
+        }
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
@@ -112,6 +115,33 @@ public struct TextRequest: ImageRequest {
         let page = try read(image, in: nil, engines: engines)
         return RecognizedPage(lines: page.lines, fullText: page.fullText)
     }
+
+    /// A PDF page's text layer and what Tesseract reads on the rest of the page: the layer's words are
+    /// blanked out (white, a little beyond their boxes) on a copy of the page and the copy is read
+    /// whole. Lines of the reading that touch a layer word (what is left of a blanked word) or that
+    /// Tesseract is unsure of (under ``unvouchedMinimumConfidence``: a chart's axes and ticks read as
+    /// letters) are dropped. The layer's lines come first, in the layer's order, then the read lines.
+    func readingAround(_ layer: RecognizedPage, in image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
+        let layerWords = layer.lines.flatMap(\.words).map(\.boundingBox)
+        let blanked = try image.gray().bgr()   // a copy (as BGR, what paste writes into)
+        for box in layerWords {
+            let x = max(0, Int(box.x) - Self.blankingMargin), y = max(0, Int(box.y) - Self.blankingMargin)
+            let right = min(blanked.width, Int((box.x + box.width).rounded(.up)) + Self.blankingMargin)
+            let bottom = min(blanked.height, Int((box.y + box.height).rounded(.up)) + Self.blankingMargin)
+            guard right > x, bottom > y else { continue }
+            try blanked.paste(try OpenCVMat.blank(width: right - x, height: bottom - y, color: (255, 255, 255)), x: x, y: y)
+        }
+        let rest = try read(UprightImage(pixels: blanked, orientation: .up), in: nil, engines: engines)
+        let read = rest.lines.filter { line in
+            line.confidence >= Self.unvouchedMinimumConfidence && !layerWords.contains { $0.overlaps(line.boundingBox) }
+        }
+        let texts = [layer.fullText, read.map(\.string).joined(separator: "\n")].filter { !$0.isEmpty }
+        return RecognizedPage(lines: layer.lines + read, fullText: texts.joined(separator: "\n\n"), source: .pdfTextLayerAndOCR)
+    }
+
+    /// How far beyond a layer word's box its pixels are blanked (``readingAround(_:in:engines:)``):
+    /// pdftotext's boxes are the font's, and a glyph's antialiased edge can stand a pixel or two outside.
+    static let blankingMargin = 3
 
     /// The lines of a part of a large photo that something vouches for: the detector (the line
     /// overlaps one of its regions) or Tesseract (a confidence of at least ``unvouchedMinimumConfidence``).

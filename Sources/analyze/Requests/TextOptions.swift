@@ -18,7 +18,7 @@ struct TextOptions: RequestOptions {
     @Option(name: .customLong("text-gate"), help: ArgumentHelp("With --text, on colour images over 4 MP (photos): first look for text with PP-OCRv4's detector and run Tesseract only where some is found. auto: when the detector is fetched (scripts/fetch-models); on: require it; off: Tesseract reads every image whole (slower on photos; also reads text under about 0.5% of the long side, which the detector misses).", valueName: "auto|on|off"))
     var textGate: TextGate = .auto
 
-    @Option(name: .customLong("pdf-text"), help: ArgumentHelp("With --text, where a PDF page's text comes from. auto: the page's own text layer (exact words, no OCR) when it has usable text and its images cover under a tenth of it, else OCR of the rendered page (a scan, a page of photos); always OCR with --characters. layer: the text layer only (a page without one has no text). ocr: always OCR.", valueName: "auto|layer|ocr"))
+    @Option(name: .customLong("pdf-text"), help: ArgumentHelp("With --text, where a PDF page's text comes from. auto: the page's own text layer (exact words, no OCR) when it has usable text and its images cover under a tenth of it; the layer and OCR of the rest of the page (its figures and photos) when they cover under half; else OCR of the rendered page (a scan, a page of photos); always OCR with --characters. layer: the text layer only (a page without one has no text). ocr: always OCR.", valueName: "auto|layer|ocr"))
     var pdfText: PDFText = .auto
 
     var isAsked: Bool { text }
