@@ -37,7 +37,8 @@ ALOAD_FORWARDING(FFMPEG_FUNCTIONS, "libavcodec.so.59", "libavcodec59")
 
 /// The most pixels one decoded HEVC picture may have (a grid's tile, or the whole image): the run's
 /// --max-pixels, set by aheif_use_ffmpeg_hevc. The container's size is checked before decoding, but the
-/// stream inside can claim another; libavcodec refuses a larger picture before allocating it.
+/// stream inside can claim another; libavcodec refuses a larger picture before allocating it. (libde265,
+/// which HEIFDecoder tries when this plugin fails, has no such limit: as before this plugin.)
 static _Atomic long maximum_pixels = 0;
 
 /// Pictures this plugin has decoded in the process (for the tests: the plugin was used, not libde265).
