@@ -20,6 +20,13 @@ extern "C" void aocv_draw_polyline(aocv_mat *mat, const double *points, int coun
     } catch (...) {}
 }
 
+extern "C" void aocv_fill_rect(aocv_mat *mat, int x, int y, int width, int height, uint8_t value) {
+    try {
+        cv::Rect box = cv::Rect(x, y, width, height) & cv::Rect(0, 0, mat->m.cols, mat->m.rows);
+        if (!box.empty()) mat->m(box).setTo(cv::Scalar::all(value));
+    } catch (...) {}
+}
+
 extern "C" void aocv_draw_circle(aocv_mat *mat, double x, double y, double radius, uint8_t r, uint8_t g,
                                  uint8_t b, int thickness) {
     try {

@@ -201,6 +201,11 @@ final class OpenCVMat: @unchecked Sendable {
         }
     }
 
+    /// Sets the pixels of a rectangle (cut at the edges) to `value` in every channel.
+    func fill(x: Int, y: Int, width: Int, height: Int, value: UInt8) {
+        aocv_fill_rect(handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), value)
+    }
+
     func drawCircle(at point: PixelPoint, radius: Double, color: RGB, filled: Bool) {
         aocv_draw_circle(handle, point.x, point.y, radius, color.r, color.g, color.b, filled ? -1 : 1)
     }

@@ -123,13 +123,13 @@ public struct TextRequest: ImageRequest {
     /// letters) are dropped. The layer's lines come first, in the layer's order, then the read lines.
     func readingAround(_ layer: RecognizedPage, in image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
         let layerWords = layer.lines.flatMap(\.words).map(\.boundingBox)
-        let blanked = try image.gray().bgr()   // a copy (as BGR, what paste writes into)
+        let blanked = try image.gray().gray()   // a copy: a gray page's own pixels are shared
         for box in layerWords {
             let x = max(0, Int(box.x) - Self.blankingMargin), y = max(0, Int(box.y) - Self.blankingMargin)
             let right = min(blanked.width, Int((box.x + box.width).rounded(.up)) + Self.blankingMargin)
             let bottom = min(blanked.height, Int((box.y + box.height).rounded(.up)) + Self.blankingMargin)
             guard right > x, bottom > y else { continue }
-            try blanked.paste(try OpenCVMat.blank(width: right - x, height: bottom - y, color: (255, 255, 255)), x: x, y: y)
+            blanked.fill(x: x, y: y, width: right - x, height: bottom - y, value: 255)
         }
         let rest = try read(UprightImage(pixels: blanked, orientation: .up), in: nil, engines: engines)
         let read = rest.lines.filter { line in

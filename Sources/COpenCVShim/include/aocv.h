@@ -90,6 +90,8 @@ int aocv_mat_paste(aocv_mat *target, const aocv_mat *source, int x, int y, aocv_
 /// Draws a polyline through `count` points (x,y pairs) in colour r,g,b (anti-aliased).
 void aocv_draw_polyline(aocv_mat *mat, const double *points, int count, int closed,
                         uint8_t r, uint8_t g, uint8_t b, int thickness);
+/// Sets every channel of the pixels in the rectangle (cut at the edges) to `value`.
+void aocv_fill_rect(aocv_mat *mat, int x, int y, int width, int height, uint8_t value);
 /// Draws a circle; thickness < 0 fills it.
 void aocv_draw_circle(aocv_mat *mat, double x, double y, double radius,
                       uint8_t r, uint8_t g, uint8_t b, int thickness);
