@@ -41,10 +41,9 @@ ALOAD_FORWARDING(FFMPEG_FUNCTIONS, "libavcodec.so.59", "libavcodec59")
 /// which HEIFDecoder tries when this plugin fails, has no such limit: as before this plugin.)
 static _Atomic long maximum_pixels = 0;
 
-/// Pictures this plugin has decoded in the process (for the tests: the plugin was used, not libde265).
-static _Atomic long pictures_decoded = 0;
-/// Pictures it handed to libheif as RGB, converted here.
-static _Atomic long pictures_converted = 0;
+/// Pictures this plugin has handed to libheif in the process, as YCbCr and as RGB converted here (for the
+/// tests: the plugin was used, not libde265).
+static _Atomic long pictures_as_ycbcr = 0, pictures_as_rgb = 0;
 
 /// One picture's stream, as libheif pushes it: NAL units each after a 4-byte big-endian length (the
 /// hvcC box's parameter sets first), turned into Annex B (start codes) for libavcodec.
@@ -106,6 +105,25 @@ static struct heif_error push_data(void *decoder, const void *data, size_t size)
     return success();
 }
 
+/// A new libheif image of `count` planes (`channels`, each `widths[i]` × `heights[i]` at `depth` bits),
+/// their memory in `planes` and `strides`; on failure nothing is left allocated.
+static struct heif_error new_image(int width, int height, enum heif_colorspace colorspace, enum heif_chroma chroma, int count,
+                                   const enum heif_channel *channels, const int *widths, const int *heights, int depth,
+                                   struct heif_image **out, uint8_t **planes, int *strides) {
+    struct heif_error error = heif_image_create(width, height, colorspace, chroma, out);
+    if (error.code != heif_error_Ok) return error;
+    for (int c = 0; c < count; c++) {
+        error = heif_image_add_plane(*out, channels[c], widths[c], heights[c], depth);
+        planes[c] = error.code == heif_error_Ok ? heif_image_get_plane(*out, channels[c], &strides[c]) : NULL;
+        if (!planes[c]) {
+            heif_image_release(*out);
+            *out = NULL;
+            return error.code != heif_error_Ok ? error : failure(heif_suberror_Unspecified, "no plane for the decoded picture");
+        }
+    }
+    return success();
+}
+
 /// The decoded frame as libheif's plugins hand it over: YCbCr (or monochrome) planes at the stream's bit
 /// depth, with the stream's colour description (what libde265's plugin sets from the VUI).
 static struct heif_error to_heif_image(const AVFrame *frame, struct heif_image **out) {
@@ -123,27 +141,22 @@ static struct heif_error to_heif_image(const AVFrame *frame, struct heif_image *
     else if (format->log2_chroma_w == 1 && format->log2_chroma_h == 0) chroma = heif_chroma_422;
     else if (format->log2_chroma_w == 0 && format->log2_chroma_h == 0) chroma = heif_chroma_444;
     else return failure(heif_suberror_Unsupported_color_conversion, "HEVC chroma subsampling libheif does not take");
-    struct heif_error error = heif_image_create(frame->width, frame->height, mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr, chroma, out);
-    if (error.code != heif_error_Ok) return error;
     static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
-    size_t bytes_per_sample = depth > 8 ? 2 : 1;
+    int widths[3], heights[3], strides[3];
+    uint8_t *planes[3];
     for (int c = 0; c < format->nb_components; c++) {
-        int w = frame->width, h = frame->height;
-        if (c > 0) {
-            w = -((-w) >> format->log2_chroma_w);   // rounded up, as FFmpeg's AV_CEIL_RSHIFT
-            h = -((-h) >> format->log2_chroma_h);
-        }
-        error = heif_image_add_plane(*out, channels[c], w, h, depth);
-        int stride = 0;
-        uint8_t *plane = error.code == heif_error_Ok ? heif_image_get_plane(*out, channels[c], &stride) : NULL;
-        if (!plane || !frame->data[c]) {
-            heif_image_release(*out);
-            *out = NULL;
-            return error.code != heif_error_Ok ? error : failure(heif_suberror_Unspecified, "no plane for the decoded picture");
-        }
-        for (int y = 0; y < h; y++)
-            memcpy(plane + (size_t)y * stride, frame->data[c] + (ptrdiff_t)y * frame->linesize[c], (size_t)w * bytes_per_sample);
+        // Chroma planes rounded up, as FFmpeg's AV_CEIL_RSHIFT.
+        widths[c] = c == 0 ? frame->width : -((-frame->width) >> format->log2_chroma_w);
+        heights[c] = c == 0 ? frame->height : -((-frame->height) >> format->log2_chroma_h);
+        if (!frame->data[c]) return failure(heif_suberror_Unspecified, "libavcodec gave a picture without a plane");
     }
+    struct heif_error error = new_image(frame->width, frame->height, mono ? heif_colorspace_monochrome : heif_colorspace_YCbCr, chroma,
+                                        format->nb_components, channels, widths, heights, depth, out, planes, strides);
+    if (error.code != heif_error_Ok) return error;
+    size_t bytes_per_sample = depth > 8 ? 2 : 1;
+    for (int c = 0; c < format->nb_components; c++)
+        for (int y = 0; y < heights[c]; y++)
+            memcpy(planes[c] + (size_t)y * strides[c], frame->data[c] + (ptrdiff_t)y * frame->linesize[c], (size_t)widths[c] * bytes_per_sample);
     struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
     if (nclx) {
         // FFmpeg's enumerations are the ITU-T H.273 code points the VUI carries, as libheif's are.
@@ -270,20 +283,13 @@ static struct heif_error to_heif_rgb_image(const AVFrame *frame, struct heif_ima
     if ((frame->format != AV_PIX_FMT_YUV420P && frame->format != AV_PIX_FMT_YUVJ420P) || matrix == 0 || matrix == 8 ||
         matrix == 12 || matrix == 13)
         return success();
-    struct heif_error error = heif_image_create(frame->width, frame->height, heif_colorspace_RGB, heif_chroma_444, out);
-    if (error.code != heif_error_Ok) return error;
     static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+    const int widths[3] = {frame->width, frame->width, frame->width}, heights[3] = {frame->height, frame->height, frame->height};
     uint8_t *planes[3];
     int strides[3];
-    for (int c = 0; c < 3; c++) {
-        error = heif_image_add_plane(*out, channels[c], frame->width, frame->height, 8);
-        planes[c] = error.code == heif_error_Ok ? heif_image_get_plane(*out, channels[c], &strides[c]) : NULL;
-        if (!planes[c]) {
-            heif_image_release(*out);
-            *out = NULL;
-            return error.code != heif_error_Ok ? error : failure(heif_suberror_Unspecified, "no plane for the decoded picture");
-        }
-    }
+    struct heif_error error = new_image(frame->width, frame->height, heif_colorspace_RGB, heif_chroma_444, 3, channels, widths, heights, 8,
+                                        out, planes, strides);
+    if (error.code != heif_error_Ok) return error;
     rgb_coefficients coefficients = coefficients_for(matrix);
     int full_range = frame->color_range == AVCOL_RANGE_JPEG;
     for (int y = 0; y < frame->height; y++)
@@ -331,7 +337,7 @@ static struct heif_error decode(void *decoder, struct heif_image **out, int rgb)
                 result = rgb ? to_heif_rgb_image(frame, out) : success();
                 int converted = result.code == heif_error_Ok && *out != NULL;
                 if (result.code == heif_error_Ok && *out == NULL) result = to_heif_image(frame, out);
-                if (result.code == heif_error_Ok) atomic_fetch_add(converted ? &pictures_converted : &pictures_decoded, 1);
+                if (result.code == heif_error_Ok) atomic_fetch_add(converted ? &pictures_as_rgb : &pictures_as_ycbcr, 1);
             }
         }
     }
@@ -356,5 +362,5 @@ int aheif_use_ffmpeg_hevc(struct heif_context *context, long maximum, int rgb) {
 
 const char *aheif_ffmpeg_load_error(void) { return aload_error(&library); }
 
-long aheif_ffmpeg_pictures_decoded(void) { return atomic_load(&pictures_decoded) + atomic_load(&pictures_converted); }
-long aheif_ffmpeg_pictures_converted(void) { return atomic_load(&pictures_converted); }
+long aheif_ffmpeg_pictures_decoded(void) { return atomic_load(&pictures_as_ycbcr) + atomic_load(&pictures_as_rgb); }
+long aheif_ffmpeg_pictures_converted(void) { return atomic_load(&pictures_as_rgb); }

@@ -273,6 +273,25 @@ struct PDFDocumentTests {
         #expect(schema.status == 0 && schema.output.contains("all valid"), "\(schema.output)")
     }
 
+    /// The layer's words are blanked on a copy of the page (so that Tesseract reads only the rest),
+    /// a few pixels beyond their boxes, cut at the edges; the page itself and the rest stay as they were.
+    @Test func theLayersWordsAreBlankedOnACopy() throws {
+        let page = try OpenCVMat.blank(width: 200, height: 100, color: (0, 0, 0))
+        let image = UprightImage(pixels: page, orientation: .up)
+        let boxes = [BoundingBox(x: 10.4, y: 20.6, width: 30, height: 10), BoundingBox(x: 190, y: 95, width: 40, height: 40)]
+        let blanked = try TextRequest.blanking(boxes, in: image)
+        let margin = TextRequest.blankingMargin
+        func value(_ mat: OpenCVMat, _ x: Int, _ y: Int) -> UInt8 { mat.withPixels { $0[y * $1 + x * mat.channels] } }
+        #expect(blanked.channels == 1 && blanked.width == 200 && blanked.height == 100)
+        for (x, y) in [(10, 20), (10 - margin, 20 - margin), (41 + margin - 1, 31 + margin - 1), (199, 99), (190 - margin, 95 - margin)] {
+            #expect(value(blanked, x, y) == 255, "(\(x), \(y)) blanked")
+        }
+        for (x, y) in [(10 - margin - 1, 25), (41 + margin, 25), (25, 31 + margin), (100, 50), (189 - margin, 99)] {
+            #expect(value(blanked, x, y) == 0, "(\(x), \(y)) kept")
+        }
+        #expect(value(page, 20, 25) == 0, "the page's own pixels are untouched")
+    }
+
     /// pdftotext's XHTML is untrusted: escapes undone, boxes kept to the page, a layer of code points
     /// that mean nothing found unusable; pdfimages' table gives the share of the page its images cover.
     @Test func aTextLayerIsReadWithCare() {

@@ -19,21 +19,14 @@ enum HEIFDecoder {
         return brands.contains(String(decoding: bytes[8 ..< 12], as: UTF8.self))
     }
 
-    /// Which HEVC decoder libheif is given for an HEIC.
-    enum HEVCDecoder: Sendable {
-        /// FFmpeg's libavcodec where libavcodec.so.59 is installed (CHeif's plugin; a third less CPU on
-        /// a 12 MP iPhone photo, the same pixels), and libheif's libde265 where it is not or where
-        /// libavcodec fails on the file.
-        case ffmpegWhereAvailable
-        /// libheif's own libde265 plugin only.
-        case libde265
-    }
-
-    static func decode(_ bytes: [UInt8], maximumPixels: Int, hevc: HEVCDecoder = .ffmpegWhereAvailable) throws(AnalysisError) -> OpenCVMat {
+    /// HEVC pictures are decoded by FFmpeg's libavcodec where libavcodec.so.59 is installed (CHeif's
+    /// plugin: the same pixels as libheif's libde265, in less CPU), by libde265 where it is not, and by
+    /// libde265 again where libavcodec fails on the file.
+    static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
         // libheif is opened on the first HEIF file (CHeif's loader), not at start-up.
         if let reason = aheif_load_error() { throw AnalysisError(.engineUnavailable, String(cString: reason)) }
         do {
-            return try decodeOnce(bytes, maximumPixels: maximumPixels, ffmpeg: hevc == .ffmpegWhereAvailable)
+            return try decodeOnce(bytes, maximumPixels: maximumPixels, ffmpeg: true)
         } catch {
             // A stream libavcodec refuses may still be one libde265 reads: its error is the one reported.
             guard case .ffmpegFailed = error else { throw error.analysisError }
