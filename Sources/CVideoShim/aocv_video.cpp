@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 extern "C" {
+#include <libavformat/avformat.h>
 #include <libavutil/log.h>
 }
 
@@ -78,14 +79,83 @@ struct aocv_video {
     aocv_log_sink log;
 };
 
-extern "C" aocv_video *aocv_video_open(const char *source, int open_timeout_ms, int read_timeout_ms, aocv_status *status) {
+namespace {
+
+/// The demuxers a local video file may be read with: containers whose streams are all inside the file.
+/// Left out on purpose: playlists and scripts that name other resources (hls, dash, concat, ffmetadata,
+/// tee, image2's numbered file patterns, lavfi, subtitles that include files…). The mov demuxer's
+/// external data references stay off (FFmpeg's `enable_drefs` defaults to 0).
+const char *const local_demuxers[] = {
+    "mov", "mp4", "m4a", "3gp", "3g2", "mj2", "matroska", "webm", "avi", "mpegts", "mpeg", "mpegvideo",
+    "flv", "ogg", "asf", "nut", "mxf", "dv", "h264", "hevc", "m4v", "mjpeg", "ivf", "rm", "wtv",
+    "yuv4mpegpipe", "gif", "obu", "av1",
+};
+
+bool is_local_demuxer(const char *names) {
+    std::string all(names ? names : "");
+    size_t start = 0;
+    while (start <= all.size()) {
+        size_t end = all.find(',', start);
+        std::string name = all.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        for (const char *allowed : local_demuxers)
+            if (name == allowed) return true;
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return false;
+}
+
+/// The name of the demuxer FFmpeg would pick for the local file `url` (a `file:` URL), probed from the
+/// file's own bytes through the file protocol alone: nothing is opened but the file, and no demuxer's
+/// header is read (an HLS demuxer would open its segments there). Empty when nothing matches.
+std::string probe_local_demuxer(const std::string &url) {
+    AVDictionary *options = nullptr;
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    AVIOContext *io = nullptr;
+    int opened = avio_open2(&io, url.c_str(), AVIO_FLAG_READ, nullptr, &options);
+    av_dict_free(&options);
+    if (opened < 0 || io == nullptr) throw std::runtime_error("cannot open the file");
+    const AVInputFormat *format = nullptr;
+    int probed = av_probe_input_buffer2(io, &format, url.c_str(), nullptr, 0, 0);
+    avio_closep(&io);
+    if (probed < 0 || format == nullptr) return std::string();
+    return std::string(format->name ? format->name : "");
+}
+
+}  // namespace
+
+extern "C" aocv_video *aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, aocv_status *status) {
     aocv_install_ffmpeg_log();
     return aocv_guard<aocv_video *>(status, nullptr, [&]() -> aocv_video * {
         auto *video = new aocv_video();
         aocv_sink_scope scope(&video->log);
         std::string path(source);
         bool opened;
-        if (path.rfind("/dev/video", 0) == 0) {
+        if (local_file) {
+            // A local file is opened as what it is named: an absolute path behind `file:`, so that no
+            // part of its name reads as a protocol (`http:host:port.mp4`, `concat:a|b`), and only with
+            // a demuxer that cannot follow a reference to another file or the network.
+            if (path.empty() || path[0] != '/') {
+                delete video;
+                throw std::runtime_error("a local video must be given by its absolute path");
+            }
+            std::string url = "file:" + path;
+            std::string demuxer;
+            try {
+                demuxer = probe_local_demuxer(url);
+            } catch (...) {
+                delete video;
+                throw;
+            }
+            if (!is_local_demuxer(demuxer.c_str())) {
+                delete video;
+                if (demuxer.empty()) throw std::runtime_error("FFmpeg does not recognise it as a video");
+                throw std::runtime_error("it is not a self-contained video file (FFmpeg reads it as '" + demuxer +
+                                         "', which can name other files or network addresses); give a playlist as a stream URL");
+            }
+            std::vector<int> params{cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, read_timeout_ms};
+            opened = video->capture.open(url, cv::CAP_FFMPEG, params);
+        } else if (path.rfind("/dev/video", 0) == 0) {
             opened = video->capture.open(path, cv::CAP_V4L2);
         } else {
             std::vector<int> params{cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, read_timeout_ms};

@@ -137,7 +137,7 @@ struct SequenceTests {
         let first = try #require(result.tracks.first { ($0["trackID"] as? Int) == 1 })
         #expect(first["firstFrame"] as? Int == 1 && first["lastFrame"] as? Int == 97)
         // The annotated video holds every analysed frame.
-        let written = try VideoCapture(tracked.appendingPathComponent("Megamind.mp4").path)
+        let written = try VideoCapture(tracked.appendingPathComponent("Megamind.mp4").path, localFile: true)
         var frames = 0
         while written.grab() != nil { frames += 1 }
         #expect(frames == 270)
@@ -233,7 +233,7 @@ struct SequenceTests {
         #expect(json.tracks.count == 1 && track["kind"] as? String == "box" && track["end"] as? String == "sequence-ended")
         let at60 = try #require(json.tracked[60]?.first).box
         // Frame 60 decoded on its own: the tracked box lies on a person YOLO finds there, who has walked away from the start.
-        let capture = try VideoCapture(try OpenCVSample.path("vtest.avi"))
+        let capture = try VideoCapture(try OpenCVSample.path("vtest.avi"), localFile: true)
         for _ in 0 ... 60 { _ = capture.grab() }
         let frame = UprightImage(pixels: try capture.retrieve(), orientation: .up)
         let people = try ObjectRequest().perform(on: frame, engines: WorkerEngines()).filter { $0.identifier == "person" }.map(\.boundingBox)
@@ -330,7 +330,7 @@ struct SequenceTests {
         #expect(sequence.width == 576 && sequence.height == 768)
         // Its first frame is the plain copy's first frame turned clockwise (EXIF orientation 6), not anticlockwise.
         func firstFrame(_ url: URL) throws -> OpenCVMat {
-            let capture = try VideoCapture(url.path)
+            let capture = try VideoCapture(url.path, localFile: true)
             _ = capture.grab()
             return try capture.retrieve()
         }

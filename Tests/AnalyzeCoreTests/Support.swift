@@ -31,10 +31,11 @@ func runScript(_ name: String, _ arguments: [String], environment: [String: Stri
 }
 
 /// Runs `program` with `arguments`; its status and its stdout and stderr together.
-func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -1,3 +1,4 @@
+import Foundation
 internal import COpenCVShim
 
 /// An open video file, stream or camera (`cv::VideoCapture` through FFmpeg, or V4L2 for
@@ -17,11 +18,15 @@ final class VideoCapture: @unchecked Sendable {
     let width: Int
     let height: Int
 
-    /// Opens `source` (a path, an FFmpeg URL or a `/dev/video*` device).
-    init(_ source: String, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10)) throws(AnalysisError) {
+    /// Opens `source`: a local file (`localFile`; its absolute path, opened through FFmpeg's file
+    /// protocol alone and only when its container cannot name other files or addresses), or a stream
+    /// URL or `/dev/video*` device the user named as such.
+    init(_ source: String, localFile: Bool, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10)) throws(AnalysisError) {
         let library = try VideoLibrary.get()
         var status = aocv_status()
-        guard let handle = library.videoOpen(source, Int32(clamping: openTimeout.milliseconds), Int32(clamping: readTimeout.milliseconds), &status) else {
+        let opened = library.videoOpen(localFile ? Self.absolute(source) : source, localFile ? 1 : 0, Int32(clamping: openTimeout.milliseconds),
+                                       Int32(clamping: readTimeout.milliseconds), &status)
+        guard let handle = opened else {
             throw AnalysisError(.undecodable, OpenCVMat.message(of: &status))
         }
         self.library = library
@@ -36,6 +41,14 @@ final class VideoCapture: @unchecked Sendable {
     }
 
     deinit { library.videoClose(handle) }
+
+    /// `path` made absolute against the working directory, its bytes otherwise untouched (no `..` or
+    /// symbolic link resolved: the file named is the file opened).
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let cwd = FileManager.default.currentDirectoryPath
+        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
 
     /// Reads the next frame without converting it; its presentation time in seconds (nil when the
     /// stream has none). Nil at the end of the stream or when reading failed.

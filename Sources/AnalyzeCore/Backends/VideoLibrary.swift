@@ -14,7 +14,7 @@ internal import COpenCVShim
 /// explicitly.
 struct VideoLibrary: @unchecked Sendable {
     typealias Status = UnsafeMutablePointer<aocv_status>
-    typealias VideoOpenFunction = @convention(c) (UnsafePointer<CChar>, Int32, Int32, Status) -> OpaquePointer?
+    typealias VideoOpenFunction = @convention(c) (UnsafePointer<CChar>, Int32, Int32, Int32, Status) -> OpaquePointer?
     let videoOpen: VideoOpenFunction
     typealias VideoInfoFunction = @convention(c) (OpaquePointer, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>,
                                    UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Void

@@ -52,7 +52,7 @@ final class VideoFrameSource: FrameSource {
         try RegularFile.validate(path)
         if RegularFile.head(path, count: 1)?.isEmpty == true { throw AnalysisError(.emptyFile, "the file is empty") }
         self.path = path
-        capture = try VideoCapture(path)
+        capture = try VideoCapture(path, localFile: true)
         guard capture.width > 0, capture.height > 0 else { throw AnalysisError(.undecodable, "the video has no frame size") }
         guard capture.width * capture.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels (raise it with --max-pixels)")

@@ -33,7 +33,7 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), cancellation: CancellationFlag? = nil) throws(AnalysisError) {
         self.cancellation = cancellation
-        let capture = try VideoCapture(url, openTimeout: .seconds(15), readTimeout: readTimeout)
+        let capture = try VideoCapture(url, localFile: false, openTimeout: .seconds(15), readTimeout: readTimeout)
         guard capture.width * capture.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
         }

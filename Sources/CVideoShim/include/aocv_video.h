@@ -20,8 +20,10 @@ typedef struct aocv_video aocv_video;
 /// Opens a video file or a stream URL FFmpeg reads (udp://, rtsp://, http://…) with OpenCV's FFmpeg
 /// backend, or a V4L2 camera when `source` is a /dev/video* path. Opening and every read give up
 /// after the timeouts (milliseconds; FFmpeg sources only), so a stalled stream or a damaged file
-/// never hangs.
-aocv_video *_Nullable aocv_video_open(const char *source, int open_timeout_ms, int read_timeout_ms, aocv_status *status);
+/// never hangs. With `local_file` nonzero, `source` is the absolute path of a local file, opened
+/// through FFmpeg's file protocol only and refused unless its container is self-contained (not an HLS
+/// or DASH playlist, a concat script or anything else that names other files or addresses).
+aocv_video *_Nullable aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, aocv_status *status);
 /// What the container says: frames per second (0 when unknown), frame count (0 when unknown or a
 /// stream), and the frame size.
 void aocv_video_info(const aocv_video *video, double *fps, double *frame_count, int *width, int *height);
