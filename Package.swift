@@ -34,7 +34,7 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
             // swiftc links it with the Swift runtime (swiftrt.o, libswiftCore.so): fine for development
             // builds; scripts/install and scripts/package link the same object again with g++, without it.
-            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avutil"].map { .linkedLibrary($0) }
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat", "avutil"].map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(
@@ -51,6 +51,10 @@ let package = Package(
         .target(name: "CHeif", dependencies: ["CLibraryLoader"]),
         // Opens such a library once, on first use, and looks up its functions (used by the two above).
         .target(name: "CLibraryLoader"),
+        // ONNX Runtime's C API behind a few plain-C calls (the recognizer networks OpenCV 4.6 cannot run).
+        // Built against the header scripts/fetch-onnxruntime installs; libonnxruntime.so is opened with
+        // dlopen at the path the model locator finds, only by runs that use it.
+        .target(name: "COnnxRuntime"),
         // System libraries with C APIs, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -59,7 +63,7 @@ let package = Package(
         // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", "COnnxRuntime", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The thin command-line front end. Linked with tcmalloc (Debian's libtcmalloc-minimal4), which
         // replaces malloc for the whole process: it keeps freed pages for the next image, where glibc

@@ -3,17 +3,41 @@
 public struct TextObservation: Sendable, Hashable, Codable {
     /// The line's text, without the trailing newline.
     public let string: String
-    /// Tesseract's line confidence, 0–1.
+    /// The recognizer's line confidence, 0–1 (Tesseract's, or the network's mean character probability).
     public let confidence: Double
     public let boundingBox: BoundingBox
     /// The words of the line, in reading order.
     public let words: [RecognizedWord]
+    /// The line's quadrilateral (top-left, top-right, bottom-right, bottom-left of the line as it
+    /// reads), like Vision's `topLeft`…`bottomLeft`: present when a network read the line, whose
+    /// detector finds lines turned or in perspective.
+    public let corners: [PixelPoint]?
+    /// Other readings of the line, best first, after `string` itself (Vision's `topCandidates(_:)`):
+    /// present when the network had another reading worth giving.
+    public let topCandidates: [TextCandidate]?
+    /// What read the line: nil for Tesseract, `ppocr` for PP-OCRv4's recognizer network.
+    public let recognizer: String?
 
-    public init(string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord]) {
+    public init(string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord], corners: [PixelPoint]? = nil,
+                topCandidates: [TextCandidate]? = nil, recognizer: String? = nil) {
         self.string = string
         self.confidence = confidence.roundedConfidence
         self.boundingBox = boundingBox
         self.words = words
+        self.corners = corners
+        self.topCandidates = topCandidates
+        self.recognizer = recognizer
+    }
+}
+
+/// Another reading of a line and its confidence (``TextObservation/topCandidates``).
+public struct TextCandidate: Sendable, Hashable, Codable {
+    public let string: String
+    public let confidence: Double
+
+    public init(string: String, confidence: Double) {
+        self.string = string
+        self.confidence = confidence.roundedConfidence
     }
 }
 
@@ -62,7 +86,7 @@ extension TextObservation {
                            characters: w.characters?.map { c in
                                RecognizedCharacter(string: c.string, confidence: c.confidence, boundingBox: c.boundingBox.mapped(through: m))
                            })
-        })
+        }, corners: corners?.map { $0.applying(m) }, topCandidates: topCandidates, recognizer: recognizer)
     }
 }
 

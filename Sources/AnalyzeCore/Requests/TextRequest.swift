@@ -1,4 +1,6 @@
-/// Recognises text with Tesseract (like `VNRecognizeTextRequest`): lines, words, optionally characters.
+/// Recognises text (like `VNRecognizeTextRequest`): lines, words, optionally characters. Clean pages are
+/// read by Tesseract; photos, signs, receipts, screenshots and lines cut out of photos by PP-OCR's networks
+/// (``TextLineReader``) when they are there.
 public struct TextRequest: ImageRequest {
     public static let kind = ObservationKind.text
 
@@ -26,6 +28,19 @@ public struct TextRequest: ImageRequest {
     /// Where a PDF page's text comes from (`--pdf-text`): the page's own text layer or OCR of its pixels.
     public var pdfText: PDFText = .auto
 
+    /// PP-OCR's networks (``TextReaderModels``), which read what is not a clean page (photos, signs,
+    /// receipts, screenshots, lines cut out of photos); nil: Tesseract reads everything.
+    public var reader: TextReaderModels?
+    /// Whether the request runs without ``reader`` when its files are missing (as ``detectorIsOptional``).
+    public var readerIsOptional = false
+    /// Vision's `recognitionLevel`: how hard the network path looks (``TextRecognitionLevel``).
+    public var recognitionLevel: TextRecognitionLevel = .accurate
+    /// Vision's `minimumTextHeight`: lines less tall than this fraction of the image's height are
+    /// dropped (0: none).
+    public var minimumTextHeight: Double = 0
+    /// Vision's `customWords` and `usesLanguageCorrection`: words read close to a custom word become it.
+    public var correction = TextCorrection(customWords: [])
+
     /// PP-OCRv4's DB detector (``TextDetectorModel/ppocrV4``).
     public static let ppocrDetector = TextDetectorModel.ppocrV4
 
@@ -34,20 +49,26 @@ public struct TextRequest: ImageRequest {
     /// 0.5 MP ones, against 200 ms for the detector; 520 ms on 12 MP phone photos).
     public static let gatePixels = 4_000_000
 
-    public var models: [ModelIdentity] { textDetector.map { [$0.identity] } ?? [] }
+    public var models: [ModelIdentity] { (textDetector.map { [$0.identity] } ?? []) + (reader?.identities ?? []) }
 
-    /// Without the detector when it is optional and its file is not there (checked by its SHA-256, as
-    /// when it loads); as it is otherwise.
+    /// Without the detector (or the reader's networks) when it is optional and its files are not there
+    /// (checked by their SHA-256, as when they load); as it is otherwise.
     public func resolvingOptionalModels(with models: ModelLocator) -> TextRequest {
-        guard detectorIsOptional, let textDetector else { return self }
         var resolved = self
-        resolved.detectorIsOptional = false
-        if !models.contains(textDetector.identity) { resolved.textDetector = nil }
+        if detectorIsOptional, let textDetector {
+            resolved.detectorIsOptional = false
+            if !models.contains(textDetector.identity) { resolved.textDetector = nil }
+        }
+        if readerIsOptional, let reader {
+            resolved.readerIsOptional = false
+            if !reader.identities.allSatisfy({ models.contains($0) }) { resolved.reader = nil }
+        }
         return resolved
     }
 
     private enum CodingKeys: String, CodingKey {
         case languages, characterBoxes, minimumConfidence, detectsPageRotation, textDetector, pdfText
+        case reader, recognitionLevel, minimumTextHeight, customWords
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,11 +77,15 @@ public struct TextRequest: ImageRequest {
                   minimumConfidence: try c.decode(Double.self, forKey: .minimumConfidence),
                   detectsPageRotation: try c.decode(Bool.self, forKey: .detectsPageRotation),
                   textDetector: try c.decodeIfPresent(TextDetectorModel.self, forKey: .textDetector),
-                  pdfText: try c.decodeIfPresent(PDFText.self, forKey: .pdfText) ?? .auto)
+                  pdfText: try c.decodeIfPresent(PDFText.self, forKey: .pdfText) ?? .auto,
+                  reader: try c.decodeIfPresent(TextReaderModels.self, forKey: .reader),
+                  recognitionLevel: try c.decodeIfPresent(TextRecognitionLevel.self, forKey: .recognitionLevel) ?? .accurate,
+                  minimumTextHeight: try c.decodeIfPresent(Double.self, forKey: .minimumTextHeight) ?? 0,
+                  customWords: try c.decodeIfPresent([String].self, forKey: .customWords) ?? [])
     }
 
-    /// `pdfText` only when it is not the default, so that the options hash of every run without
-    /// `--pdf-text` stays what it was before the option existed.
+    /// Options at their defaults are left out (`pdfText`, the level, the height, the words), so that
+    /// the options hash of a run without them stays what it was before they existed.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(languages, forKey: .languages)
@@ -69,13 +94,24 @@ public struct TextRequest: ImageRequest {
         try c.encode(detectsPageRotation, forKey: .detectsPageRotation)
         try c.encodeIfPresent(textDetector, forKey: .textDetector)
         if pdfText != .auto { try c.encode(pdfText, forKey: .pdfText) }
+        try c.encodeIfPresent(reader, forKey: .reader)
+        if recognitionLevel != .accurate { try c.encode(recognitionLevel, forKey: .recognitionLevel) }
+        if minimumTextHeight > 0 { try c.encode(minimumTextHeight, forKey: .minimumTextHeight) }
+        if !correction.customWords.isEmpty { try c.encode(correction.customWords, forKey: .customWords) }
     }
 
     public init() { self.init(languages: "eng") }
 
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto) {
+                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto,
+                reader: TextReaderModels? = nil, readerIsOptional: Bool = false, recognitionLevel: TextRecognitionLevel = .accurate,
+                minimumTextHeight: Double = 0, customWords: [String] = []) {
         self.languages = languages
+        self.reader = reader
+        self.readerIsOptional = readerIsOptional
+        self.recognitionLevel = recognitionLevel
+        self.minimumTextHeight = minimumTextHeight
+        self.correction = TextCorrection(customWords: customWords)
         self.pdfText = pdfText
         self.detectsPageRotation = detectsPageRotation
         self.textDetector = textDetector
@@ -92,6 +128,12 @@ public struct TextRequest: ImageRequest {
         if let pageText = image.pageText {
             return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
         }
+        let network = reader.flatMap { Self.networkReads(languages: languages) ? $0 : nil }
+        // A line or a word cut out of a photo: the recognizer reads it whole.
+        if let network, image.height <= Self.lineImageHeight, image.width >= image.height,
+           let lines = try readLineImage(image, models: network, engines: engines) {
+            return page(lines, fullText: lines.map(\.string).joined(separator: "\n"), image: image)
+        }
         // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
         // would find text on it.
         if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
@@ -105,15 +147,46 @@ public struct TextRequest: ImageRequest {
             if areas.reduce(0, { $0 + $1.width * $1.height }) <= Int(Self.maximumAreaFraction * Double(image.width * image.height)) {
                 var lines: [TextObservation] = [], texts: [String] = []
                 for area in areas {
-                    let part = Self.vouched(try read(image, in: area, engines: engines), regions: regions)
+                    // Each part by the engine that reads its kind: a pasted page or a printed label
+                    // on white by Tesseract, the rest of a photo by the network.
+                    let part = if let network, !(try Self.isCleanPage(image, in: area)) {
+                        try readWithNetwork(image, in: area, models: network, engines: engines)
+                    } else {
+                        Self.vouched(try read(image, in: area, engines: engines), regions: regions)
+                    }
                     lines += part.lines
                     if !part.fullText.isEmpty { texts.append(part.fullText) }
                 }
-                return RecognizedPage(lines: lines, fullText: texts.joined(separator: "\n\n"))
+                return page(lines, fullText: texts.joined(separator: "\n\n"), image: image)
             }
         }
-        let page = try read(image, in: nil, engines: engines)
-        return RecognizedPage(lines: page.lines, fullText: page.fullText)
+        if let network, image.hasColour, !(try Self.isCleanPage(image, in: nil)) {
+            let read = try readWithNetwork(image, in: nil, models: network, engines: engines)
+            return page(read.lines, fullText: read.fullText, image: image)
+        }
+        let read = try read(image, in: nil, engines: engines)
+        return page(read.lines, fullText: read.fullText, image: image)
+    }
+
+    /// The recognised page with ``minimumTextHeight`` and the custom words applied to every line
+    /// (those the network read have them already).
+    func page(_ lines: [TextObservation], fullText: String, image: UprightImage) -> RecognizedPage {
+        guard minimumTextHeight > 0 || !correction.customWords.isEmpty else { return RecognizedPage(lines: lines, fullText: fullText) }
+        let least = minimumTextHeight * Double(image.height)
+        var changed = false
+        let kept = lines.compactMap { line -> TextObservation? in
+            let height = line.corners.map { Self.across($0) } ?? line.boundingBox.height
+            guard height >= least else { changed = true; return nil }
+            guard line.recognizer == nil, !correction.customWords.isEmpty else { return line }
+            let words = line.words.map { w in
+                RecognizedWord(string: correction.corrected(w.string), confidence: w.confidence, boundingBox: w.boundingBox, characters: w.characters)
+            }
+            guard words != line.words else { return line }
+            changed = true
+            return TextObservation(string: words.map(\.string).joined(separator: " "), confidence: line.confidence, boundingBox: line.boundingBox,
+                                   words: words, corners: line.corners, topCandidates: line.topCandidates, recognizer: line.recognizer)
+        }
+        return RecognizedPage(lines: kept, fullText: changed ? kept.map(\.string).joined(separator: "\n") : fullText)
     }
 
     /// A PDF page's text layer and what Tesseract reads on the rest of the page: the layer's words are
@@ -306,12 +379,23 @@ public struct TextRequest: ImageRequest {
 
 /// Whether PP-OCRv4's text detector decides which large images Tesseract reads (`--text-gate`).
 public enum TextGate: String, Sendable, CaseIterable {
-    /// The detector when it has been fetched; otherwise every image is read whole.
+    /// The detector and PP-OCR's reading networks when they have been fetched; otherwise Tesseract
+    /// reads every image whole.
     case auto
-    /// The detector, which must be there (the request cannot run without it).
+    /// The detector and the networks, which must be there (the request cannot run without them).
     case on
-    /// No detector: every image is read whole.
+    /// No network: Tesseract reads every image whole.
     case off
+
+    /// The networks that read what is not a clean page under this setting, and whether the request may
+    /// run without them.
+    public var reader: (models: TextReaderModels?, isOptional: Bool) {
+        switch self {
+        case .auto: (TextReaderModels.ppocrV4, true)
+        case .on: (TextReaderModels.ppocrV4, false)
+        case .off: (nil, false)
+        }
+    }
 
     /// A text request's detector under this setting, and whether the request may run without it (auto:
     /// decided by ``TextRequest/resolvingOptionalModels(with:)`` when a run performs the request, so a

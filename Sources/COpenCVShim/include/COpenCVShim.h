@@ -4,3 +4,4 @@
 #include "aocv.h"
 #include "aocv_detect.h"
 #include "aocv_dnn.h"
+#include "aocv_text_lines.h"

@@ -5,6 +5,7 @@ extension FaceDetectorKind: ExpressibleByArgument {}
 
 extension TextGate: ExpressibleByArgument {}
 extension PDFText: ExpressibleByArgument {}
+extension TextRecognitionLevel: ExpressibleByArgument {}
 
 extension OutputLayout.AnnotatedFormat: ExpressibleByArgument {}
 
