@@ -23,12 +23,14 @@ struct ModelsCommand: ParsableCommand {
             }
         }
         // Models a request uses when present (it runs without them, slower).
-        let optional: [(use: String, model: ModelIdentity)] = [("text (--text-gate auto)", TextRequest.ppocrDetector.identity)]
-        for (use, model) in optional {
+        let optional: [(use: String, model: ModelIdentity, without: String)] =
+            [("text (--text-gate auto)", TextRequest.ppocrDetector.identity, "every large image is read whole")]
+            + TextReaderModels.ppocrV4.identities.map { ("text (--text-gate auto)", $0, "Tesseract reads photos, signs and receipts too") }
+        for (use, model, without) in optional {
             if let path = try? locator.path(of: model) {
                 print("\(use): \(model.name) present: \(path)")
             } else {
-                print("\(use): \(model.name) missing, optional (sha256 \(model.sha256)): every large image is read whole")
+                print("\(use): \(model.name) missing, optional (sha256 \(model.sha256)): \(without)")
             }
         }
         print("searched, in order:")

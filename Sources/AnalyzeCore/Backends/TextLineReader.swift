@@ -1,9 +1,10 @@
 internal import COpenCVShim
 
-/// The PP-OCR networks that read text lines, as `scripts/fetch-models` fetches them from the PyPI wheel
-/// `rapidocr-onnxruntime==1.4.4` (Apache-2.0), unchanged, run on ONNX Runtime: PP-OCRv4's DB detector
-/// (where the lines are, at any input size), the mobile v2.0 direction classifier (0° or 180°) and
-/// PP-OCRv4's CTC recognizer (Chinese and English, its alphabet in its own metadata).
+/// The PP-OCR networks that read text lines, as `scripts/fetch-models` fetches them from PyPI wheels
+/// (Apache-2.0), unchanged, run on ONNX Runtime: PP-OCRv4's DB detector (where the lines are, at any
+/// input size) and the mobile v2.0 direction classifier (0° or 180°) from `rapidocr-onnxruntime==1.4.4`,
+/// PP-OCRv6's small CTC recognizer (Chinese, English and other Latin scripts, with the spaces between
+/// words; its alphabet in its own metadata) from `rapidocr==3.10.0`.
 public struct TextReaderModels: Sendable, Hashable, Codable {
     public let detector: ModelIdentity
     public let classifier: ModelIdentity
@@ -12,7 +13,7 @@ public struct TextReaderModels: Sendable, Hashable, Codable {
     public static let ppocrV4 = TextReaderModels(
         detector: ModelIdentity(name: "ppocr-det-v4.onnx", sha256: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"),
         classifier: ModelIdentity(name: "ppocr-cls.onnx", sha256: "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c"),
-        recognizer: ModelIdentity(name: "ppocr-rec.onnx", sha256: "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"))
+        recognizer: ModelIdentity(name: "ppocr-rec-v6.onnx", sha256: "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884"))
 
     /// Every file a run with these networks needs, ONNX Runtime's library included.
     public var identities: [ModelIdentity] { [detector, classifier, recognizer, ONNXRuntime.library] }
@@ -49,6 +50,13 @@ final class TextLineReader {
     private let recognizer: ONNXSession
     /// The recognizer's characters: index 0 of its output is CTC's blank, index i the alphabet's i-1.
     private let alphabet: [String]
+    /// For each output class, whether it is written in English (blank, space, printable ASCII and the
+    /// typographic signs of English text): a line read in English alone is decoded among these only, so
+    /// that a Latin letter is not read as an accented one or as a look-alike Chinese character.
+    private let english: [Bool]
+
+    /// What English text is written with, beyond printable ASCII.
+    static let englishSigns: Set<Unicode.Scalar> = Set("€£¥¢°±×÷§©®™•–—‘’“”…·µ".unicodeScalars)
 
     init(models: TextReaderModels, locator: ModelLocator) throws(AnalysisError) {
         detector = try ONNXSession(model: models.detector, models: locator)
@@ -59,6 +67,9 @@ final class TextLineReader {
         }
         // PaddleOCR adds the space after the dictionary (use_space_char).
         alphabet = characters.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [" "]
+        english = [true] + alphabet.map { character in
+            !character.isEmpty && character.unicodeScalars.allSatisfy { (0x20 ... 0x7E).contains($0.value) || Self.englishSigns.contains($0) }
+        }
     }
 
     // MARK: Detection
@@ -131,8 +142,9 @@ final class TextLineReader {
     static let classifierWidth = 192, halfTurnProbability = 0.9
 
     /// Reads `lines` of `image`: each cut out upright, turned when `classifyDirection` finds it upside
-    /// down, recognised in batches. The results are in the order of `lines`.
-    func read(_ lines: [DetectedLine], in image: OpenCVMat, classifyDirection: Bool) throws(AnalysisError) -> [ReadLine] {
+    /// down, recognised in batches, decoded among English characters only when `englishOnly`. The
+    /// results are in the order of `lines`.
+    func read(_ lines: [DetectedLine], in image: OpenCVMat, classifyDirection: Bool, englishOnly: Bool) throws(AnalysisError) -> [ReadLine] {
         guard !lines.isEmpty else { return [] }
         var halfTurns = [Bool](repeating: false, count: lines.count)
         if classifyDirection {
@@ -177,7 +189,7 @@ final class TextLineReader {
             for (k, i) in batch.enumerated() {
                 let columnsPerStep = Double(width) / Double(max(1, steps))
                 var read = decode(out.values, offset: k * steps * classes, steps: steps, classes: classes,
-                                  columnsPerStep: columnsPerStep, columns: used[k].columns)
+                                  columnsPerStep: columnsPerStep, columns: used[k].columns, allowed: englishOnly ? english : nil)
                 read.line = lines[i]
                 read.quarterTurn = used[k].quarter
                 read.halfTurn = halfTurns[i]
@@ -209,7 +221,7 @@ final class TextLineReader {
     /// confidence is its characters' mean probability (PaddleOCR's). Alternatives: the reading with the
     /// least sure character replaced by that step's second choice, for the two least sure characters
     /// whose second choice is a character and at least a tenth as probable.
-    private func decode(_ p: [Float], offset: Int, steps: Int, classes: Int, columnsPerStep: Double, columns: Int) -> ReadLine {
+    private func decode(_ p: [Float], offset: Int, steps: Int, classes: Int, columnsPerStep: Double, columns: Int, allowed: [Bool]?) -> ReadLine {
         var chars: [(character: String, start: Double, end: Double, probability: Double)] = []
         var seconds: [(index: Int, character: String, probability: Double)] = []
         var previous = 0
@@ -217,7 +229,7 @@ final class TextLineReader {
             let row = offset + t * classes
             var best = 0, second = 0
             var bestP: Float = -1, secondP: Float = -1
-            for c in 0 ..< classes {
+            for c in 0 ..< classes where allowed?[c] ?? true {
                 let v = p[row + c]
                 if v > bestP { second = best; secondP = bestP; best = c; bestP = v } else if v > secondP { second = c; secondP = v }
             }

@@ -3,8 +3,8 @@ import Foundation
 /// The network path of a ``TextRequest``: PP-OCR's line detector, direction classifier and recognizer
 /// (``TextLineReader``) for what is not a clean page: photos, signs, labels, receipts, screenshots.
 extension TextRequest {
-    /// Whether every language asked for is one PP-OCRv4's recognizer reads: English and simplified
-    /// Chinese, by Tesseract's codes (`eng`, `chi_sim`) or Vision's (`en-US`, `zh-Hans`).
+    /// Whether every language asked for is one the network reads: English and simplified Chinese, by
+    /// Tesseract's codes (`eng`, `chi_sim`) or Vision's (`en-US`, `zh-Hans`).
     static func networkReads(languages: String) -> Bool {
         let codes = languages.split(whereSeparator: { $0 == "+" || $0 == "," }).map { $0.lowercased() }
         return !codes.isEmpty && codes.allSatisfy { code in
@@ -13,12 +13,21 @@ extension TextRequest {
         }
     }
 
+    /// Whether the languages asked for are English alone (the network then reads English characters only).
+    static func englishOnly(_ languages: String) -> Bool {
+        !languages.split(whereSeparator: { $0 == "+" || $0 == "," }).contains { code in
+            let c = code.lowercased()
+            return c == "chi_sim" || c == "zh" || c.hasPrefix("zh-") || c.hasPrefix("zh_")
+        }
+    }
+
     /// A clean page: at least this fraction of the image (a gray copy at most 256 px a side) is within
-    /// ``paperTolerance`` levels of its paper, the most common light level (from 128 up). Scans,
-    /// rendered documents and light screenshots are; photos, receipts photographed on a table, signs
-    /// and dark screenshots are not (`scripts/evaluate-text`).
+    /// ``paperTolerance`` levels of its paper, the most common light level (from ``lightestPaper`` up).
+    /// Scans, rendered documents and light screenshots are; photos, receipts photographed on a table,
+    /// signs, a grey road with a sign on it and dark screenshots are not (`scripts/evaluate-text`).
     static let cleanPageFraction = 0.6
-    static let paperTolerance = 24
+    static let paperTolerance = 16
+    static let lightestPaper = 170
 
     /// The fraction of `gray`'s pixels within ``paperTolerance`` levels of its paper level (0 when it
     /// has no light level common enough to be paper).
@@ -34,8 +43,8 @@ extension TextRequest {
         }
         guard total > 0 else { return 0 }
         // The paper: the light level with the most pixels within 8 levels of it.
-        var paper = 128, most = -1
-        for level in 128 ... 255 {
+        var paper = lightestPaper, most = -1
+        for level in lightestPaper ... 255 {
             let count = histogram[max(0, level - 8) ... min(255, level + 8)].reduce(0, +)
             if count > most { (paper, most) = (level, count) }
         }
@@ -82,8 +91,9 @@ extension TextRequest {
             let least = minimumTextHeight * Double(image.height)
             found = found.filter { Self.across($0.corners) >= least }
         }
-        let read = try reader.read(found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection)
-        let lines = Self.inReadingOrder(read.compactMap { observation(of: $0) })
+        let read = try reader.read(found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
+                                   englishOnly: Self.englishOnly(languages))
+        let lines = Self.inReadingOrder(Self.joiningRows(read.compactMap { observation(of: $0) }))
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }
 
@@ -92,7 +102,8 @@ extension TextRequest {
         let reader = try engines.textLineReader(models)
         let (w, h) = (Double(image.width), Double(image.height))
         let whole = DetectedLine(corners: [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)], score: 1)
-        let read = try reader.read([whole], in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection)
+        let read = try reader.read([whole], in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
+                                   englishOnly: Self.englishOnly(languages))
         let lines = read.compactMap { observation(of: $0) }
         return lines.isEmpty ? nil : lines
     }
@@ -145,22 +156,100 @@ extension TextRequest {
                                corners: reading, topCandidates: candidates.isEmpty ? nil : candidates, recognizer: "ppocr")
     }
 
-    /// Lines top to bottom; lines side by side (their middles within half a line of each other) left to right.
+    /// A network line's geometry as it reads: its middle, its direction (unit vector along the
+    /// writing), its length and its height.
+    struct LineFrame {
+        let cx, cy, dx, dy, length, height: Double
+
+        init?(_ line: TextObservation) {
+            guard let c = line.corners, c.count == 4 else { return nil }
+            let ux = (c[1].x - c[0].x + c[2].x - c[3].x) / 2, uy = (c[1].y - c[0].y + c[2].y - c[3].y) / 2
+            let length = (ux * ux + uy * uy).squareRoot()
+            guard length > 0 else { return nil }
+            (cx, cy) = ((c[0].x + c[1].x + c[2].x + c[3].x) / 4, (c[0].y + c[1].y + c[2].y + c[3].y) / 4)
+            (dx, dy, self.length) = (ux / length, uy / length, length)
+            height = (c[0].distance(to: c[3]) + c[1].distance(to: c[2])) / 2
+        }
+
+        /// Where `other`'s middle is in this line's frame: along the writing and across it.
+        func offset(of other: LineFrame) -> (along: Double, across: Double) {
+            let x = other.cx - cx, y = other.cy - cy
+            return (x * dx + y * dy, -x * dy + y * dx)
+        }
+    }
+
+    /// How far apart, in line heights, two pieces of one row may stand and still be one line: the
+    /// detector cuts a receipt's "Espresso ........ 2.40" into the item and its price, and a sign's words
+    /// set wide apart into words.
+    static let rowGap = 10.0
+
+    /// Network lines that continue one another on the same row joined into one line (reading order
+    /// along the row): written the same way (directions within about 6°), of similar height (within a
+    /// factor 1.5), the second's middle within a third of a line height of the first's axis, and the gap
+    /// between them at most ``rowGap`` heights. Their words are kept; a joined line has no other readings.
+    static func joiningRows(_ lines: [TextObservation]) -> [TextObservation] {
+        var rows: [[TextObservation]] = lines.map { [$0] }
+        var joined = true
+        while joined {
+            joined = false
+            for i in rows.indices {
+                // The nearest piece that continues row i.
+                var next: (index: Int, gap: Double)?
+                for j in rows.indices where j != i {
+                    guard let lastOfI = rows[i].last, let firstOfJ = rows[j].first,
+                          let a = LineFrame(lastOfI), let b = LineFrame(firstOfJ) else { continue }
+                    let o = a.offset(of: b)
+                    let gap = o.along - a.length / 2 - b.length / 2
+                    guard a.dx * b.dx + a.dy * b.dy > 0.995, max(a.height, b.height) <= 1.5 * min(a.height, b.height),
+                          abs(o.across) <= a.height / 3, o.along > 0, gap > -a.height / 2, gap <= rowGap * a.height else { continue }
+                    if next.map({ gap < $0.gap }) ?? true { next = (j, gap) }
+                }
+                if let next {
+                    rows[i] += rows[next.index]
+                    rows.remove(at: next.index)
+                    joined = true
+                    break
+                }
+            }
+        }
+        return rows.map { row in
+            guard row.count > 1, let first = row.first, let last = row.last, let f = first.corners, let l = last.corners else { return row[0] }
+            let words = row.flatMap(\.words)
+            let characters = row.reduce(0) { $0 + $1.string.count }
+            let confidence = row.reduce(0) { $0 + $1.confidence * Double($1.string.count) } / Double(max(1, characters))
+            let corners = [f[0], l[1], l[2], f[3]]
+            return TextObservation(string: row.map(\.string).joined(separator: " "), confidence: confidence, boundingBox: BoundingBox(enclosing: row.flatMap { $0.corners ?? [] }),
+                                   words: words, corners: corners, topCandidates: nil, recognizer: first.recognizer)
+        }
+    }
+
+    /// Lines in reading order: in the frame of the image's main writing direction (the median of the
+    /// lines' directions), top to bottom, and lines side by side (their middles within half a line of
+    /// each other across the writing) in the writing's direction. A photo turned 14° reads as it would level.
     static func inReadingOrder(_ lines: [TextObservation]) -> [TextObservation] {
-        var sorted = lines.sorted { ($0.boundingBox.y, $0.boundingBox.x, $0.string) < ($1.boundingBox.y, $1.boundingBox.x, $1.string) }
-        guard sorted.count > 1 else { return sorted }
+        let frames = lines.map { LineFrame($0) }
+        let angles = frames.compactMap { $0.map { atan2($0.dy, $0.dx) } }.sorted()
+        let angle = angles.isEmpty ? 0 : angles[angles.count / 2]
+        let (dx, dy) = (cos(angle), sin(angle))
+        struct Placed { let line: TextObservation; let along, across, height: Double }
+        var placed = lines.indices.map { i -> Placed in
+            let b = lines[i].boundingBox
+            let (x, y) = frames[i].map { ($0.cx, $0.cy) } ?? (b.x + b.width / 2, b.y + b.height / 2)
+            return Placed(line: lines[i], along: x * dx + y * dy, across: -x * dy + y * dx, height: frames[i]?.height ?? b.height)
+        }
+        placed.sort { ($0.across, $0.along, $0.line.string) < ($1.across, $1.along, $1.line.string) }
+        guard placed.count > 1 else { return placed.map(\.line) }
         var swapped = true
         while swapped {
             swapped = false
-            for i in 0 ..< sorted.count - 1 {
-                let a = sorted[i].boundingBox, b = sorted[i + 1].boundingBox
-                let sameRow = abs((a.y + a.height / 2) - (b.y + b.height / 2)) < min(a.height, b.height) / 2
-                if sameRow && b.x < a.x {
-                    sorted.swapAt(i, i + 1)
+            for i in 0 ..< placed.count - 1 {
+                let a = placed[i], b = placed[i + 1]
+                if abs(a.across - b.across) < min(a.height, b.height) / 2 && b.along < a.along {
+                    placed.swapAt(i, i + 1)
                     swapped = true
                 }
             }
         }
-        return sorted
+        return placed.map(\.line)
     }
 }
