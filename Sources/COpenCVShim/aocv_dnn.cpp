@@ -272,6 +272,9 @@ std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, cv::Size orig
             if (!(score >= threshold)) continue;
             const double w = row[2] * sx, h = row[3] * sy;
             const double x = row[0] * sx - w / 2, y = row[1] * sy - h / 2;
+            // A network's numbers are untrusted (--model): a box that is not finite is no box (and
+            // would break the sorts below, whose orderings need comparable numbers).
+            if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(w) || !std::isfinite(h) || !std::isfinite(score)) continue;
             cv::Rect2d box(x * prep.ax + prep.bx, y * prep.ay + prep.by, w * prep.ax, h * prep.ay);
             box &= frame;
             if (box.area() <= 0) continue;
@@ -307,7 +310,10 @@ std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, cv::Size orig
         d.confidence = c->score;
         std::vector<int> order(m.classes);
         for (int i = 0; i < m.classes; ++i) order[i] = i;
-        const auto scoreOf = [&](int i) { return c->objectness ? (double)c->row[4] * c->row[5 + i] : (double)c->row[5 + i]; };
+        const auto scoreOf = [&](int i) {
+            const double v = c->objectness ? (double)c->row[4] * c->row[5 + i] : (double)c->row[5 + i];
+            return std::isfinite(v) ? v : -HUGE_VAL;  // NaN would break the ordering; it ranks last and is cut below
+        };
         const int top = std::min(5, m.classes);
         std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](int a, int b) {
             const double sa = scoreOf(a), sb = scoreOf(b);
@@ -331,11 +337,14 @@ std::vector<aocv_class_score> classify(Model &m, const cv::Mat &image, cv::Size 
         throw std::runtime_error("classifier output changed shape");
     const float *v = outs[0].ptr<float>();
     std::vector<double> p(v, v + m.classes);
+    // Untrusted numbers (--model): NaN and infinities become the lowest score, so that the softmax and
+    // the ordering below see only finite values (a NaN breaks std::partial_sort's ordering).
+    for (double &x : p) if (!std::isfinite(x)) x = m.softmax ? -1e300 : 0;
     if (m.softmax) {
         const double top = *std::max_element(p.begin(), p.end());
         double sum = 0;
         for (double &x : p) sum += (x = std::exp(x - top));
-        for (double &x : p) x /= sum;
+        for (double &x : p) x = sum > 0 && std::isfinite(sum) ? x / sum : 0;
     }
     std::vector<int> order(m.classes);
     for (int i = 0; i < m.classes; ++i) order[i] = i;

@@ -57,4 +57,38 @@ struct CustomModelTests {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
         #expect(try CommandLineTests().run([Fixture.path("samples/gift-card.jpg"), "--model", "x.onnx"]).status == 2)
     }
+    /// A network whose outputs are NaN (sqrt of a negative number, made here with Debian's python3-onnx):
+    /// the run goes on, each image gets its JSON, nothing NaN is written (issue 35, item 3).
+    @Test(arguments: [("classifier", [1, 4], 4), ("detector", [1, 10, 7], 2)])
+    func aModelThatOutputsNaNKillsNothing(role: String, shape: [Int], classes: Int) throws {
+        let folder = try Fixture.temporaryDirectory()
+        let model = folder.appendingPathComponent("nan-\(role).onnx").path, labels = folder.appendingPathComponent("labels.txt").path
+        try Data((0 ..< classes).map { "class\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: labels))
+        let script = """
+        import sys, numpy as np, onnx
+        from onnx import helper, TensorProto, numpy_helper
+        shape = [int(v) for v in sys.argv[2].split(',')]
+        n = int(np.prod(shape))
+        inits = [numpy_helper.from_array(np.array([-1.0], np.float32), 'm1'), numpy_helper.from_array(np.ones((3, n), np.float32), 'w'),
+                 numpy_helper.from_array(np.array(shape, np.int64), 'shape')]
+        nodes = [helper.make_node('GlobalAveragePool', ['x'], ['g']), helper.make_node('Flatten', ['g'], ['f']),
+                 helper.make_node('Abs', ['f'], ['a']), helper.make_node('Sub', ['m1', 'a'], ['neg']),
+                 helper.make_node('Sqrt', ['neg'], ['nan']), helper.make_node('MatMul', ['nan', 'w'], ['mm']),
+                 helper.make_node('Reshape', ['mm', 'shape'], ['y'])]
+        graph = helper.make_graph(nodes, 'nan', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 32, 32])],
+                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, shape)], inits)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 11)])
+        m.ir_version = 6
+        onnx.save(m, sys.argv[1])
+        """
+        let made = try runProgram("/usr/bin/python3", ["-c", script, model, shape.map(String.init).joined(separator: ",")])
+        try #require(made.status == 0, "python3-onnx (scripts/fetch-models installs it): \(made.output)")
+        let out = try Fixture.temporaryDirectory()
+        let run = try CommandLineTests().run([Fixture.path("samples"), "--model", model, "--labels", labels, "--model-input", "32x32", "-o", out.path])
+        #expect(run.status == 0, "\(run.status): \(run.stderr.suffix(400))")
+        for name in ["gift-card", "printed-page", "product-label", "receipt-exif6"] {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name + ".json"))) as? [String: Any]
+            #expect(json?["errors"] == nil, "\(name).json: \(String(describing: json?["errors"]))")
+        }
+    }
 }

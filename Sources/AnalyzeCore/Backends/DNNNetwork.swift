@@ -76,9 +76,12 @@ final class DNNNetwork {
                                    base, Int32(buffer.count), &status)
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status)) }
-        return found.prefix(Int(count)).map { d in
+        // A network's numbers are untrusted (`--model`): a box or a score that is NaN or infinite is
+        // dropped here, before it reaches a renderer or the JSON encoder.
+        return found.prefix(Int(min(count, Int32(found.count)))).compactMap { d in
+            guard [d.x, d.y, d.width, d.height, d.confidence].allSatisfy(\.isFinite) else { return nil }
             let l = d.labels
-            let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count))))
+            let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count)))).filter { $0.score.isFinite }
             return RecognizedObjectObservation(boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
                                                labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
         }
@@ -94,7 +97,8 @@ final class DNNNetwork {
             return aocv_dnn_classify(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), base, Int32(buffer.count), &status)
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status)) }
-        return scores.prefix(Int(count)).map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) }
+        return scores.prefix(Int(min(count, Int32(scores.count)))).filter { $0.score.isFinite }
+            .map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) }
     }
 }
 
