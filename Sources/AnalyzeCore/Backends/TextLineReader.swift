@@ -225,8 +225,20 @@ final class TextLineReader {
         var chars: [(character: String, start: Double, end: Double, probability: Double)] = []
         var seconds: [(index: Int, character: String, probability: Double)] = []
         var previous = 0
+        // Steps whose best class of all is a character the restriction leaves out (a Chinese sign read
+        // in an English run): a line mostly of those is not English, and is given no confidence.
+        var foreign = 0, written = 0
         for t in 0 ..< steps {
             let row = offset + t * classes
+            if let allowed {
+                var top = 0
+                var topP: Float = -1
+                for c in 0 ..< classes where p[row + c] > topP { (top, topP) = (c, p[row + c]) }
+                if top != 0 && top < allowed.count {
+                    written += 1
+                    if !allowed[top] { foreign += 1 }
+                }
+            }
             var best = 0, second = 0
             var bestP: Float = -1, secondP: Float = -1
             for c in 0 ..< classes where allowed?[c] ?? true {
@@ -246,7 +258,7 @@ final class TextLineReader {
             }
         }
         let text = chars.map(\.character).joined()
-        let confidence = chars.isEmpty ? 0 : chars.reduce(0) { $0 + $1.probability } / Double(chars.count)
+        let confidence = chars.isEmpty || 2 * foreign >= max(1, written) ? 0 : chars.reduce(0) { $0 + $1.probability } / Double(chars.count)
         var alternatives: [(String, Double)] = []
         for s in seconds.sorted(by: { ($0.probability, $1.index) > ($1.probability, $0.index) }).prefix(2) {
             var replaced = chars.map(\.character)

@@ -93,7 +93,7 @@ extension TextRequest {
         }
         let read = try reader.read(found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
                                    englishOnly: Self.englishOnly(languages))
-        let lines = Self.inReadingOrder(Self.joiningRows(read.compactMap { observation(of: $0) }))
+        let lines = Self.inReadingOrder(Self.joiningRows(Self.withoutEchoes(read.compactMap { observation(of: $0) })))
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }
 
@@ -154,6 +154,22 @@ extension TextRequest {
             .filter { !$0.string.isEmpty && $0.string != string }
         return TextObservation(string: string, confidence: read.confidence, boundingBox: BoundingBox(enclosing: reading), words: words,
                                corners: reading, topCandidates: candidates.isEmpty ? nil : candidates, recognizer: "ppocr")
+    }
+
+    /// The lines without echoes: a line that lies mostly (70% of its box) inside another's box and reads
+    /// as a part of it (the detector found "FOSTER'S" and, overlapping it, "F" and "OSTER'S").
+    static func withoutEchoes(_ lines: [TextObservation]) -> [TextObservation] {
+        func squeezed(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace } }
+        return lines.enumerated().compactMap { i, line in
+            let text = squeezed(line.string), box = line.boundingBox
+            let echo = lines.enumerated().contains { j, other in
+                guard j != i, other.string.count > line.string.count || (other.string.count == line.string.count && j < i) else { return false }
+                let o = other.boundingBox
+                let w = min(box.x + box.width, o.x + o.width) - max(box.x, o.x), h = min(box.y + box.height, o.y + o.height) - max(box.y, o.y)
+                return w > 0 && h > 0 && w * h >= 0.7 * box.width * box.height && squeezed(other.string).contains(text)
+            }
+            return echo ? nil : line
+        }
     }
 
     /// A network line's geometry as it reads: its middle, its direction (unit vector along the

@@ -129,11 +129,18 @@ public struct TextRequest: ImageRequest {
             return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
         }
         let network = reader.flatMap { Self.networkReads(languages: languages) ? $0 : nil }
+        // Tesseract reads the clean pages when it has the languages' data; when it has not (`chi_sim`
+        // not installed) and the network reads them, the network reads everything.
+        let tesseractReads = network == nil || (try? engines.textEngine(languages: languages)) != nil
+        func isPage(_ area: TextArea?) throws(AnalysisError) -> Bool {
+            guard tesseractReads else { return false }
+            return try Self.isCleanPage(image, in: area)
+        }
         // A line or a word cut out of a photo: the recognizer reads it whole; one on clean paper (a
         // label, a line of a page) is Tesseract's when Tesseract is sure of it (a mean word confidence of
         // ``sureLineConfidence``: on opencv-doc's crop of a hand-written "HERE" Tesseract reads "pc ee").
         if let network, image.height <= Self.lineImageHeight, image.width >= image.height {
-            if try Self.isCleanPage(image, in: nil) {
+            if try isPage(nil) {
                 let read = try read(image, in: nil, engines: engines)
                 if Self.meanConfidence(read.lines) >= Self.sureLineConfidence { return page(read.lines, fullText: read.fullText, image: image) }
             }
@@ -153,7 +160,7 @@ public struct TextRequest: ImageRequest {
                 for area in areas {
                     // Each part by the engine that reads its kind: a pasted page or a printed label
                     // on white by Tesseract, the rest of a photo by the network.
-                    let part = if let network, !(try Self.isCleanPage(image, in: area)) {
+                    let part = if let network, !(try isPage(area)) {
                         try readWithNetwork(image, in: area, models: network, engines: engines)
                     } else {
                         Self.vouched(try read(image, in: area, engines: engines), regions: regions)
@@ -164,7 +171,10 @@ public struct TextRequest: ImageRequest {
                 return page(lines, fullText: texts.joined(separator: "\n\n"), image: image)
             }
         }
-        if let network, image.hasColour, !(try Self.isCleanPage(image, in: nil)) {
+        // A colour image is read by the network unless it is a clean page standing upright: a light
+        // screenshot (landscape, mostly white) is the network's too (`scripts/evaluate-text`: Tesseract
+        // read 62% of six light screenshots' words with 43 junk words, the network 9x% of the dark ones).
+        if let network, image.hasColour, !(try isPage(nil)) || image.width > image.height {
             // A photo the detector finds no text in has none to read: the line networks (about half a
             // second on a 1 MP photo) do not run.
             if let textDetector, image.width * image.height <= Self.gatePixels,
