@@ -1,3 +1,4 @@
+import Foundation
 import AnalyzeCore
 import ArgumentParser
 
@@ -27,8 +28,11 @@ struct TextOptions: RequestOptions {
     @Option(name: .customLong("min-text-height"), help: ArgumentHelp("With --text, drop lines less tall than this fraction (0-1) of the image's height (Vision's minimumTextHeight).", valueName: "f"))
     var minTextHeight: Double = 0
 
-    @Option(name: .customLong("custom-words"), parsing: .upToNextOption, help: ArgumentHelp("With --text, words to prefer (Vision's customWords): a word read one edit away (two for words of 8 or more characters) from one of these becomes it.", valueName: "word"))
-    var customWords: [String] = []
+    @Option(name: .customLong("custom-words"), help: ArgumentHelp("With --text, words to prefer, joined with commas (Vision's customWords): a word read one edit away (two for words of 8 or more characters) from one of these becomes it. Repeatable.", valueName: "w1,w2"))
+    var customWordLists: [String] = []
+
+    /// The custom words of every `--custom-words`, split at commas.
+    var customWords: [String] { customWordLists.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } }
 
     @Flag(name: .customLong("language-correction"), inversion: .prefixedNo, help: "With --text, correct words towards --custom-words (Vision's usesLanguageCorrection).")
     var languageCorrection = true
