@@ -1,5 +1,5 @@
 // Object detection (YOLO) and image classification with cv::dnn. See include/aocv_dnn.h for the
-// contract and /work/shared/MODELS.md for the models and the OpenCV 4.6 traps this avoids.
+// contract; the models and the OpenCV 4.6 traps this avoids are in docs/architecture.md ("Networks").
 #include "aocv_internal.hpp"
 #include "include/aocv_dnn.h"
 #include <opencv2/dnn.hpp>
@@ -330,30 +330,41 @@ std::vector<aocv_detection> detect(Model &m, const cv::Mat &image, cv::Size orig
     return result;
 }
 
-std::vector<aocv_class_score> classify(Model &m, const cv::Mat &image, cv::Size original, int k) {
-    const Prepared prep = prepare(image, m.params, m.input, original);
-    const std::vector<cv::Mat> outs = forward(m, prep.canvas);
-    if (outs.size() != 1 || (int)outs[0].total() != m.classes)
-        throw std::runtime_error("classifier output changed shape");
-    const float *v = outs[0].ptr<float>();
-    std::vector<double> p(v, v + m.classes);
-    // Untrusted numbers (--model): NaN and infinities become the lowest score, so that the softmax and
-    // the ordering below see only finite values (a NaN breaks std::partial_sort's ordering).
-    for (double &x : p) if (!std::isfinite(x)) x = m.softmax ? -1e300 : 0;
-    if (m.softmax) {
+/// Scores ranked best first (ties by class index), the k best: softmax applied to logits; NaN and
+/// infinities (an untrusted --model) become the lowest score, so that the softmax and the ordering see
+/// only finite values (a NaN breaks std::partial_sort's ordering).
+std::vector<aocv_class_score> rank(const float *v, int classes, bool softmax, int k) {
+    std::vector<double> p(v, v + classes);
+    for (double &x : p) if (!std::isfinite(x)) x = softmax ? -1e300 : 0;
+    if (softmax) {
         const double top = *std::max_element(p.begin(), p.end());
         double sum = 0;
         for (double &x : p) sum += (x = std::exp(x - top));
         for (double &x : p) x = sum > 0 && std::isfinite(sum) ? x / sum : 0;
     }
-    std::vector<int> order(m.classes);
-    for (int i = 0; i < m.classes; ++i) order[i] = i;
-    const int n = std::min(std::max(k, 0), m.classes);
+    std::vector<int> order(classes);
+    for (int i = 0; i < classes; ++i) order[i] = i;
+    const int n = std::min(std::max(k, 0), classes);
     std::partial_sort(order.begin(), order.begin() + n, order.end(),
                       [&](int a, int b) { return p[a] != p[b] ? p[a] > p[b] : a < b; });
     std::vector<aocv_class_score> result;
     for (int i = 0; i < n; ++i) result.push_back({order[i], p[order[i]]});
     return result;
+}
+
+/// Logits unless every value is >= 0 and they sum to 1 ± 0.01.
+bool areLogits(const float *v, size_t count) {
+    double sum = 0, low = 0;
+    for (size_t i = 0; i < count; ++i) { sum += v[i]; low = std::min(low, (double)v[i]); }
+    return !(low >= 0 && std::abs(sum - 1) <= 0.01);
+}
+
+std::vector<aocv_class_score> classify(Model &m, const cv::Mat &image, cv::Size original, int k) {
+    const Prepared prep = prepare(image, m.params, m.input, original);
+    const std::vector<cv::Mat> outs = forward(m, prep.canvas);
+    if (outs.size() != 1 || (int)outs[0].total() != m.classes)
+        throw std::runtime_error("classifier output changed shape");
+    return rank(outs[0].ptr<float>(), m.classes, m.softmax, k);
 }
 
 const cv::Mat &checkedImage(const aocv_mat *image) {
@@ -416,11 +427,7 @@ extern "C" aocv_dnn_model *aocv_dnn_load(const char *model_path, const char *con
         }
         interpret(*m, outs, darknet);
         if (m->head == aocv_dnn_model::Head::scores) {
-            const cv::Mat &o = outs[0];
-            const float *v = o.ptr<float>();
-            double sum = 0, low = 0;
-            for (size_t i = 0; i < o.total(); ++i) { sum += v[i]; low = std::min(low, (double)v[i]); }
-            m->softmax = !(low >= 0 && std::abs(sum - 1) <= 0.01);
+            m->softmax = areLogits(outs[0].ptr<float>(), outs[0].total());
         }
         return m.release();
     });
@@ -455,4 +462,27 @@ extern "C" int aocv_dnn_classify(aocv_dnn_model *model, const aocv_mat *image, i
         std::copy(found.begin(), found.end(), out);
         return (int)found.size();
     });
+}
+
+extern "C" int aocv_dnn_input_planes(const aocv_mat *image, int original_width, int original_height, aocv_dnn_params params,
+                                     float *out, size_t capacity, aocv_dnn_mapping *mapping, aocv_status *status) {
+    return aocv_guard<int>(status, -1, [&]() -> int {
+        if (params.input_width < 1 || params.input_height < 1 || params.input_width > 8192 || params.input_height > 8192)
+            throw std::runtime_error("model input size must be 1..8192 pixels each way");
+        const cv::Size input(params.input_width, params.input_height);
+        if (capacity < (size_t)3 * input.area()) throw std::runtime_error("dnn: the input tensor is too small");
+        const cv::Mat &m = checkedImage(image);
+        const Prepared prep = prepare(m, params, input, originalSize(m, original_width, original_height));
+        const cv::Mat blob = blobOf(prep.canvas, params);
+        std::copy(blob.ptr<float>(), blob.ptr<float>() + 3 * input.area(), out);
+        if (mapping) *mapping = aocv_dnn_mapping{prep.ax, prep.bx, prep.ay, prep.by};
+        return 0;
+    });
+}
+
+extern "C" int aocv_dnn_rank_classes(const float *values, int count, aocv_class_score *out, int k) {
+    if (count <= 0 || k <= 0) return 0;
+    const std::vector<aocv_class_score> ranked = rank(values, count, areLogits(values, (size_t)count), k);
+    std::copy(ranked.begin(), ranked.end(), out);
+    return (int)ranked.size();
 }

@@ -1,5 +1,5 @@
 // Face detectors: CenterFace (cv::dnn, boxes + 5 landmarks) and a Haar cascade fallback (boxes only).
-// See /work/shared/MODELS.md for the CenterFace output format and the OpenCV 4.6 traps this avoids.
+// CenterFace: four stride-4 maps (decoded below); the OpenCV 4.6 traps this avoids are in docs/architecture.md ("Networks").
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
 #include <opencv2/dnn.hpp>
@@ -15,7 +15,7 @@
 /// One detector, owned by one thread: a cv::dnn::Net and a CascadeClassifier are not thread-safe.
 struct aocv_face_detector {
     enum class Kind { centerface, haar } kind;
-    cv::dnn::Net net;                 // CenterFace, without layer fusion: any input size (MODELS.md pitfall 1)
+    cv::dnn::Net net;                 // CenterFace, without layer fusion: any input size (OpenCV 4.6: a fused network gives wrong outputs once its input size changes)
     std::vector<cv::String> outputs;  // heatmap, scale, offset, landmarks
     cv::CascadeClassifier cascade;    // Haar
 };
@@ -67,7 +67,7 @@ int emit(const std::vector<Face> &faces, aocv_face *out, int capacity) {
     return n;
 }
 
-/// Decodes CenterFace's four stride-4 maps (MODELS.md formulas) into faces in canvas pixels.
+/// Decodes CenterFace's four stride-4 maps (heatmap, scale, offset, landmarks at stride 4) into faces in canvas pixels.
 std::vector<Face> decodeCenterFace(const std::vector<cv::Mat> &outs, double threshold) {
     const cv::Mat &heat = outs[0], &scale = outs[1], &offset = outs[2], &lms = outs[3];
     const int rows = heat.size[2], cols = heat.size[3], plane = rows * cols;

@@ -1,61 +1,44 @@
-// Text regions: PP-OCRv4's DB text detector through cv::dnn (see aocv_detect_text_regions).
+// Text regions: the pixel work around PP-OCRv4's DB text detector, which runs on ONNX Runtime (see
+// aocv_text_region_planes and aocv_text_regions_from_map).
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
-#include <opencv2/dnn.hpp>
-#include <memory>
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
-/// One detector, owned by one thread (a cv::dnn::Net is not thread-safe). It runs without layer fusion,
-/// so that it takes any input size (MODELS.md pitfall 1: fused, a 4.6 network's outputs are wrong once
-/// its input size changes); the convolutions' scalar scales and shifts are folded into their weights by
-/// scripts/fetch-models instead, which is what fusion saved (151 against 159 ms a forward at 672x512).
-struct aocv_text_detector {
-    cv::dnn::Net net;
-};
-
-namespace {
-/// The probability map for a letterboxed canvas: PaddleOCR's preprocessing (BGR, /255, minus the
-/// ImageNet mean, divided by its standard deviation), one forward, the [1,1,H,W] output as [H,W].
-cv::Mat probabilities(aocv_text_detector &d, const cv::Mat &canvas) {
-    cv::Mat f;
-    canvas.convertTo(f, CV_32FC3, 1.0 / 255);
-    cv::subtract(f, cv::Scalar(0.485, 0.456, 0.406), f);
-    cv::multiply(f, cv::Scalar(1 / 0.229, 1 / 0.224, 1 / 0.225), f);
-    d.net.setInput(cv::dnn::blobFromImage(f, 1.0, canvas.size(), cv::Scalar(), /*swapRB*/ false, false));
-    cv::Mat out = d.net.forward();
-    if (out.total() != canvas.total()) throw std::runtime_error("the text detector's output is not one value per input pixel");
-    return cv::Mat(canvas.rows, canvas.cols, CV_32F, out.ptr<float>()).clone();
-}
-}  // namespace
-
-extern "C" aocv_text_detector *aocv_text_detector_create(const char *onnx_path, aocv_status *status) {
-    return aocv_guard<aocv_text_detector *>(status, nullptr, [&]() -> aocv_text_detector * {
-        auto d = std::make_unique<aocv_text_detector>();
-        d->net = cv::dnn::readNetFromONNX(onnx_path);
-        d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-        d->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        d->net.enableFusion(false);
-        // No trial forward here: it cost a whole forward (about 200 ms) per worker, and the model is
-        // taken by its SHA-256 (a file of another size is never loaded); every forward checks that the
-        // output is one value per input pixel.
-        if (d->net.empty()) throw std::runtime_error(std::string("cannot load the text detector: ") + onnx_path);
-        return d.release();
-    });
-}
-
-extern "C" void aocv_text_detector_free(aocv_text_detector *detector) { delete detector; }
-
-extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
-                                        int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status) {
+extern "C" int aocv_text_region_planes(const aocv_mat *image, int original_width, int original_height, int input_width, int input_height,
+                                       float *out, size_t capacity, int *fitted_width, int *fitted_height, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         if (image->m.empty()) throw std::runtime_error("text regions: the image is empty");
         const cv::Size input = aocv_network_input(input_width, input_height, "text regions");
+        if (capacity < (size_t)3 * input.area()) throw std::runtime_error("text regions: the input tensor is too small");
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : image->m.size();
         const aocv_letterboxed lb = aocv_letterbox(image->m, input, cv::Scalar(), original);
-        const cv::Mat prob = probabilities(*detector, lb.canvas);
-        cv::Mat binary = prob(cv::Rect(cv::Point(0, 0), lb.fitted)) > threshold;
+        // PaddleOCR's preprocessing: BGR, /255, minus the ImageNet mean, divided by its deviation.
+        const double mean[3] = {0.485, 0.456, 0.406}, deviation[3] = {0.229, 0.224, 0.225};
+        const size_t plane = (size_t)input.area();
+        for (int y = 0; y < input.height; ++y) {
+            const uchar *row = lb.canvas.ptr<uchar>(y);
+            for (int x = 0; x < input.width; ++x)
+                for (int c = 0; c < 3; ++c)
+                    out[c * plane + (size_t)y * input.width + x] = (float)((row[3 * x + c] / 255.0 - mean[c]) / deviation[c]);
+        }
+        *fitted_width = lb.fitted.width;
+        *fitted_height = lb.fitted.height;
+        return 0;
+    });
+}
+
+extern "C" int aocv_text_regions_from_map(const float *map, int map_width, int map_height, int fitted_width, int fitted_height,
+                                          int original_width, int original_height, double threshold, int min_side, int min_area,
+                                          aocv_box *out, int capacity, aocv_status *status) {
+    return aocv_guard<int>(status, -1, [&]() -> int {
+        if (map_width < 1 || map_height < 1 || fitted_width < 1 || fitted_height < 1 || fitted_width > map_width || fitted_height > map_height ||
+            original_width < 1 || original_height < 1)
+            throw std::runtime_error("text regions: inconsistent sizes");
+        const cv::Mat prob(map_height, map_width, CV_32F, const_cast<float *>(map));
+        cv::Mat binary = prob(cv::Rect(0, 0, fitted_width, fitted_height)) > threshold;
         // Small print (capitals of 3-4 map pixels: 20 px in a 12 MP photo) comes out of the network as
         // rows of fragments one to three pixels tall, each too small to tell from texture; closed by
         // two pixels across and one up and down, a line's fragments join into one region of its
@@ -63,7 +46,7 @@ extern "C" int aocv_detect_text_regions(aocv_text_detector *detector, const aocv
         cv::dilate(binary, binary, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 3)));
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(binary, labels, stats, centroids, 8, CV_32S);
-        const double sx = (double)original.width / lb.fitted.width, sy = (double)original.height / lb.fitted.height;
+        const double sx = (double)original_width / fitted_width, sy = (double)original_height / fitted_height;
         int count = 0;
         for (int i = 1; i < n; ++i) {
             const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);

@@ -84,6 +84,18 @@ struct ObjectRequestTests {
         #expect(check.failure(for: coffee) == nil)
     }
 
+    /// COCO's own names (Darknet's coco.names spells six classes as PASCAL VOC does), and a query in
+    /// either spelling matches.
+    @Test func classesHaveCOCOsNamesAndDarknetsSpellingsMatchThem() throws {
+        let labels = try DNNNetwork(model: .yolov4Tiny, models: .standard).labels
+        #expect(labels.count == 80)
+        for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] { #expect(labels.contains(name)) }
+        for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] { #expect(!labels.contains(name)) }
+        #expect(ObservationCheck.label("couch", matches: "sofa") && ObservationCheck.label("couch", matches: "Couch"))
+        #expect(ObservationCheck.label("dining table", matches: "diningtable") && ObservationCheck.label("dining table", matches: "table"))
+        #expect(ObservationCheck.label("tv", matches: "tvmonitor") && !ObservationCheck.label("tv", matches: "sofa"))
+    }
+
     @Test func anUnreadableModelIsAClearError() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -103,6 +115,7 @@ struct ObjectRequestTests {
     @Test func aModelWhoseOutputsAreNotDetectionsIsRefused() throws {
         var network = NetworkModel.efficientNetLite0
         network.role = .detector
+        network.runtime = .openCV  // as a --model runs
         let error = try #require(throws: AnalysisError.self) {
             _ = try DNNNetwork(model: network, models: .standard)
         }

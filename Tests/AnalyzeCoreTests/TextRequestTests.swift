@@ -313,6 +313,10 @@ struct TextGateSettingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = TextRequest.ppocrDetector.identity
         try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
+        // The network without ONNX Runtime's library it runs on: read whole.
+        #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
+        let library = ONNXRuntime.library
+        try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: library), toPath: folder.appendingPathComponent(library.name).path)
         #expect(try planned(auto, models: ModelLocator(directories: [folder.path]))?.textDetector == TextRequest.ppocrDetector)
         try Data("not a network".utf8).write(to: folder.appendingPathComponent(model.name))
         #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)

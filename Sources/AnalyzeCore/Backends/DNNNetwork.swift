@@ -1,25 +1,57 @@
 import Foundation
 internal import COpenCVShim
 
-/// Owns an OpenCV DNN network (`aocv_dnn_load`) with its class names. A `cv::dnn::Net` is not
-/// thread-safe and must keep one input size, so each worker thread owns one per model.
+/// Owns a network with its class names: an OpenCV DNN network (`aocv_dnn_load`), or an ONNX Runtime
+/// session (``ONNXSession``) fed and read by the same shim code (`aocv_dnn_input_planes`,
+/// `aocv_dnn_rank_classes`) when the model runs there. Neither is thread-safe, and an OpenCV network must
+/// keep one input size, so each worker thread owns one per model.
 final class DNNNetwork {
-    private let handle: OpaquePointer
+    private enum Engine {
+        case openCV(OpaquePointer)
+        case onnxRuntime(ONNXSession)
+    }
+
+    private let engine: Engine
     let model: NetworkModel
     /// Class names in class order.
     let labels: [String]
 
     init(model: NetworkModel, models: ModelLocator, decidingRole: Bool = false) throws(AnalysisError) {
-        let weights = try models.path(of: model.weights)
-        let configuration = try model.configuration.map { c throws(AnalysisError) in try models.path(of: c) }
         let labelsPath = try models.path(of: model.labels)
-        let labels = try Self.readLabels(labelsPath)
-        var params = aocv_dnn_params()
-        params.role = switch model.role {
-        case _ where decidingRole: AOCV_DNN_AUTO
-        case .detector: AOCV_DNN_DETECTOR
-        case .classifier: AOCV_DNN_CLASSIFIER
+        var labels = try Self.readLabels(labelsPath)
+        // Darknet's coco.names: COCO's own names (``ClassNameSpelling``).
+        if model.labels == NetworkModel.yolov4Tiny.labels { labels = labels.map(ClassNameSpelling.coco) }
+        switch model.runtime {
+        case .onnxRuntime:
+            guard model.role == .classifier, model.configuration == nil, !decidingRole else {
+                throw AnalysisError(.engineUnavailable, "\(model.weights.name): only classifiers run on ONNX Runtime")
+            }
+            engine = .onnxRuntime(try ONNXSession(model: model.weights, models: models))
+        case .openCV:
+            let weights = try models.path(of: model.weights)
+            let configuration = try model.configuration.map { c throws(AnalysisError) in try models.path(of: c) }
+            var params = Self.parameters(of: model, classes: labels.count)
+            params.role = switch model.role {
+            case _ where decidingRole: AOCV_DNN_AUTO
+            case .detector: AOCV_DNN_DETECTOR
+            case .classifier: AOCV_DNN_CLASSIFIER
+            }
+            var status = aocv_status()
+            guard let handle = aocv_dnn_load(weights, configuration, params, &status) else {
+                throw AnalysisError(.engineUnavailable, "cannot load \(model.weights.name): " + OpenCVMat.message(of: &status))
+            }
+            engine = .openCV(handle)
         }
+        self.model = model
+        self.labels = labels
+    }
+
+    deinit { if case .openCV(let handle) = engine { aocv_dnn_free(handle) } }
+
+    /// How the shim feeds the model: input size, scale, mean, deviation, RGB, resize.
+    private static func parameters(of model: NetworkModel, classes: Int) -> aocv_dnn_params {
+        var params = aocv_dnn_params()
+        params.role = model.role == .classifier ? AOCV_DNN_CLASSIFIER : AOCV_DNN_DETECTOR
         params.input_width = Int32(model.inputWidth)
         params.input_height = Int32(model.inputHeight)
         params.scale = model.scale
@@ -29,23 +61,20 @@ final class DNNNetwork {
         params.swap_rb = 1
         params.resize = model.centreCrop ? AOCV_DNN_CENTER_CROP : AOCV_DNN_LETTERBOX
         params.crop_fraction = Self.cropFraction
-        params.class_count = Int32(labels.count)
-        var status = aocv_status()
-        guard let handle = aocv_dnn_load(weights, configuration, params, &status) else {
-            throw AnalysisError(.engineUnavailable, "cannot load \(model.weights.name): " + OpenCVMat.message(of: &status))
-        }
-        self.handle = handle
-        self.model = model
-        self.labels = labels
+        params.class_count = Int32(classes)
+        return params
     }
-
-    deinit { aocv_dnn_free(handle) }
 
     /// A classifier's centre crop: this fraction of the shorter side (ImageNet's 224 of 256).
     static let cropFraction = 0.875
 
     /// What the network's outputs make it (`aocv_dnn_role` after loading it in AUTO mode).
-    var role: NetworkModel.Role { aocv_dnn_role(handle) == AOCV_DNN_CLASSIFIER ? .classifier : .detector }
+    var role: NetworkModel.Role {
+        switch engine {
+        case .openCV(let handle): aocv_dnn_role(handle) == AOCV_DNN_CLASSIFIER ? .classifier : .detector
+        case .onnxRuntime: model.role
+        }
+    }
 
     /// Class names, one a line (blank lines and a trailing newline ignored; `_` read as a space,
     /// so Darknet's `sports_ball` is `sports ball`). At most 100,000 names, each cut to 200 characters.
@@ -68,6 +97,7 @@ final class DNNNetwork {
     /// reduction of an image of size `original` (see ``source(in:)``): boxes are the original's pixels.
     func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double, maximumOverlap: Double,
                 maximumObservations: Int) throws(AnalysisError) -> [RecognizedObjectObservation] {
+        guard case .openCV(let handle) = engine else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
         var found = [aocv_detection](repeating: aocv_detection(), count: max(1, maximumObservations))
         var status = aocv_status()
         let count = found.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -92,9 +122,32 @@ final class DNNNetwork {
     func classify(_ image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, best k: Int) throws(AnalysisError) -> [ClassificationObservation] {
         var scores = [aocv_class_score](repeating: aocv_class_score(), count: max(1, k))
         var status = aocv_status()
-        let count = scores.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return 0 }
-            return aocv_dnn_classify(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), base, Int32(buffer.count), &status)
+        let count: Int32
+        switch engine {
+        case .openCV(let handle):
+            count = scores.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return 0 }
+                return aocv_dnn_classify(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), base, Int32(buffer.count), &status)
+            }
+        case .onnxRuntime(let session):
+            let shape = [1, 3, model.inputHeight, model.inputWidth]
+            var planes = [Float](repeating: 0, count: shape.reduce(1, *))
+            let params = Self.parameters(of: model, classes: labels.count)
+            let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return -1 }
+                return aocv_dnn_input_planes(image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count, nil, &status)
+            }
+            guard made == 0 else { throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status)) }
+            let output = try session.run(planes, shape: shape)
+            guard output.values.count == labels.count else {
+                throw AnalysisError(.engineFailed, "classification failed: \(output.values.count) scores for \(labels.count) classes")
+            }
+            count = output.values.withUnsafeBufferPointer { values in
+                scores.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    guard let v = values.baseAddress, let base = buffer.baseAddress else { return 0 }
+                    return aocv_dnn_rank_classes(v, Int32(values.count), base, Int32(buffer.count))
+                }
+            }
         }
         guard count >= 0 else { throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status)) }
         return scores.prefix(Int(min(count, Int32(scores.count)))).filter { $0.score.isFinite }

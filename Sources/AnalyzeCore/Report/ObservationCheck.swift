@@ -51,9 +51,11 @@ public struct ObservationCheck: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     /// Whether a recognised label answers a query: the same text in any case, or one of its
-    /// whole words (`cat` matches `Egyptian cat`, `ball` matches `sports ball`).
+    /// whole words (`cat` matches `Egyptian cat`, `ball` matches `sports ball`); Darknet's spellings
+    /// of COCO's classes (``ClassNameSpelling``) match COCO's (`sofa` matches `couch`).
     public static func label(_ label: String, matches query: String) -> Bool {
-        let l = label.lowercased(), q = query.lowercased().trimmingCharacters(in: .whitespaces)
+        let l = ClassNameSpelling.coco(label).lowercased()
+        let q = ClassNameSpelling.coco(query.lowercased().trimmingCharacters(in: .whitespaces)).lowercased()
         guard !q.isEmpty else { return false }
         if l == q { return true }
         return l.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0 == q }

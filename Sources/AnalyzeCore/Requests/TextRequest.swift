@@ -49,7 +49,10 @@ public struct TextRequest: ImageRequest {
     /// 0.5 MP ones, against 200 ms for the detector; 520 ms on 12 MP phone photos).
     public static let gatePixels = 4_000_000
 
-    public var models: [ModelIdentity] { (textDetector.map { [$0.identity] } ?? []) + (reader?.identities ?? []) }
+    public var models: [ModelIdentity] {
+        var seen = Set<ModelIdentity>()
+        return ((textDetector?.identities ?? []) + (reader?.identities ?? [])).filter { seen.insert($0).inserted }
+    }
 
     /// Without the detector (or the reader's networks) when it is optional and its files are not there
     /// (checked by their SHA-256, as when they load); as it is otherwise.
@@ -57,7 +60,7 @@ public struct TextRequest: ImageRequest {
         var resolved = self
         if detectorIsOptional, let textDetector {
             resolved.detectorIsOptional = false
-            if !models.contains(textDetector.identity) { resolved.textDetector = nil }
+            if !textDetector.identities.allSatisfy({ models.contains($0) }) { resolved.textDetector = nil }
         }
         if readerIsOptional, let reader {
             resolved.readerIsOptional = false

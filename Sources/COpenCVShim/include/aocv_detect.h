@@ -125,21 +125,24 @@ int aocv_barcode_regions(const aocv_mat *gray, int tile, aocv_box *out, int capa
 /// A copy of the part of `mat` inside the box (clipped to the image).
 aocv_mat *_Nullable aocv_crop(const aocv_mat *mat, int x, int y, int width, int height, aocv_status *status);
 
-/// PP-OCRv4's DB text detector (an ONNX file patched for OpenCV 4.6 by scripts/fetch-models), run without
-/// layer fusion so that one network takes any input size; one per thread.
-typedef struct aocv_text_detector aocv_text_detector;
-aocv_text_detector *_Nullable aocv_text_detector_create(const char *onnx_path, aocv_status *status);
-void aocv_text_detector_free(aocv_text_detector *_Nullable detector);
+/// The input of PP-OCRv4's DB text detector (run on ONNX Runtime by the caller) for `image` (gray or
+/// BGR): letterboxed into `input_width` × `input_height` (multiples of 32; black padding), PaddleOCR's
+/// normalisation, written as a planar 3 × input_height × input_width tensor (BGR) into `out` (at least
+/// `capacity` floats). `fitted_width` × `fitted_height` receive the size of the image inside it. `image`
+/// may be a reduction of an image of `original_width` × `original_height` (0, 0: the image itself): it
+/// is letterboxed as the original would be. 0, or -1 with status set.
+int aocv_text_region_planes(const aocv_mat *image, int original_width, int original_height, int input_width, int input_height,
+                            float *out, size_t capacity, int *fitted_width, int *fitted_height, aocv_status *status);
 
-/// Where text is (like VNDetectTextRectanglesRequest, without the characters): `image` (gray or BGR)
-/// letterboxed into an `input_width` × `input_height` input (multiples of 32; black padding, ignored), PaddleOCR's normalisation, one forward; the
-/// probability map thresholded at `threshold` and split into connected components, of which those
-/// at least `min_side` map pixels on their shorter side and `min_area` in area are written to `out`
-/// (up to `capacity`) as boxes in image pixels, in raster order (score: the component's area in map pixels). Returns how many there are, or -1
-/// with status set. `image` may be a reduction of an image of `original_width` × `original_height`
-/// (0, 0: the image itself): it is letterboxed as the original would be, and boxes are in the original.
-int aocv_detect_text_regions(aocv_text_detector *detector, const aocv_mat *image, int original_width, int original_height,
-                             int input_width, int input_height, double threshold, int min_side, int min_area, aocv_box *out, int capacity, aocv_status *status);
+/// Where text is (like VNDetectTextRectanglesRequest, without the characters), from the detector's
+/// probability map for that input (`map_width` × `map_height`): its fitted part thresholded at
+/// `threshold`, closed by 5 × 3, split into connected components, of which those at least `min_side`
+/// map pixels on their shorter side and `min_area` in area are written to `out` (up to `capacity`) as
+/// boxes in the original's pixels, in raster order (score: the component's area in map pixels).
+/// Returns how many there are, or -1 with status set.
+int aocv_text_regions_from_map(const float *map, int map_width, int map_height, int fitted_width, int fitted_height,
+                               int original_width, int original_height, double threshold, int min_side, int min_area,
+                               aocv_box *out, int capacity, aocv_status *status);
 
 /// The size of a page's glyphs: `gray` thresholded with Otsu's method (the minority of pixels taken as
 /// ink, dark or light), its 8-connected components, and of those shaped like glyphs (at least 4 px tall, at

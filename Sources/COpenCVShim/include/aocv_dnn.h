@@ -118,6 +118,24 @@ int aocv_dnn_class_count(const aocv_dnn_model *model);
 int aocv_dnn_detect(aocv_dnn_model *model, const aocv_mat *image, int original_width, int original_height,
                     double score_threshold, double nms_threshold, aocv_detection *out, int capacity, aocv_status *status);
 
+/// Where a network's input pixels come from in the image: x_image = x_input × ax + bx, y_image = y_input × ay + by.
+typedef struct aocv_dnn_mapping {
+    double ax, bx, ay, by;
+} aocv_dnn_mapping;
+
+/// The input a network described by `params` reads for `image` (resize, scale, mean, std, swap_rb as
+/// for aocv_dnn_load; role and class_count ignored), for a network run elsewhere (ONNX Runtime): a
+/// planar 1 × 3 × input_height × input_width float tensor written to `out`, which holds `capacity`
+/// floats. `original_width` × `original_height` as for aocv_dnn_detect. `mapping` (may be NULL)
+/// receives the map from input pixels back to the original. 0, or -1 with status set.
+int aocv_dnn_input_planes(const aocv_mat *image, int original_width, int original_height, aocv_dnn_params params,
+                          float *out, size_t capacity, aocv_dnn_mapping *_Nullable mapping, aocv_status *status);
+
+/// A classifier's `count` output values ranked as aocv_dnn_classify ranks them: softmax applied when
+/// they are logits (some value below 0, or a sum off 1 by more than 0.01), values that are not finite
+/// ranked last; the k best written to `out`, best first, ties by class index. Returns how many.
+int aocv_dnn_rank_classes(const float *values, int count, aocv_class_score *out, int k);
+
 /// Classifies an 8-bit BGR or gray image: writes the k best classes (probabilities, best first, ties by
 /// class index) and returns how many (<= k and <= the class count), or -1 with status set (also for a
 /// detector). `original_width` × `original_height` as for aocv_dnn_detect: the centre crop is the
