@@ -2,6 +2,7 @@
 #include "aocv_internal.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <png.h>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,10 @@
 
 extern "C" void aocv_set_num_threads(int threads) {
     try { cv::setNumThreads(threads); } catch (...) {}
+}
+
+extern "C" void aocv_silence_logging(void) {
+    try { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); } catch (...) {}
 }
 
 extern "C" aocv_mat *aocv_mat_from_rgb(const uint8_t *pixels, int width, int height, size_t stride, aocv_status *status) {

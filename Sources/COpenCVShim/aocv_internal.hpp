@@ -2,6 +2,7 @@
 #pragma once
 #include "include/aocv.h"
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,13 @@ inline void aocv_succeed(aocv_status *status) {
 /// Runs `body`, turning every C++ exception into a status (ok = 0) and a nullptr/0 result.
 template <typename Result, typename Body>
 Result aocv_guard(aocv_status *status, Result failure, Body body) {
+    // OpenCV's own log ("imdecode_(''): can't read data", "[ERROR] DNN/ONNX …") is off from the first
+    // shim call on (as aocv_silence_logging): its failures reach the caller through `status`.
+    static const bool silenced = [] {
+        try { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); } catch (...) {}
+        return true;
+    }();
+    (void)silenced;
     try {
         Result r = body();
         aocv_succeed(status);

@@ -126,6 +126,40 @@ struct RunReportTests {
     @Test func shardSpecificationsAreValidated() {
         #expect(Shard("0/1") != nil && Shard("2/3") != nil)
         #expect(Shard("3/3") == nil && Shard("-1/3") == nil && Shard("1/0") == nil && Shard("x") == nil)
+        // One limit for --shard and the merge.
+        #expect(Shard("99999/100000") != nil && Shard("0/100001") == nil && Shard("0/1000000000") == nil)
+    }
+
+    /// Hostile shard summaries: a claim of 0/0 or a billion shards, shards of different counts, and a
+    /// 3 GB sparse file are each an error naming the file, read no further than their size.
+    @Test func hostileShardSummariesAreErrorsNamingTheFile() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let requests = RequestSet([BarcodeRequest()])
+        let outcomes = try BatchRunner(sources: InputCollector.collect([Fixture.path("barcodes/qr-hello.png")]), requests: requests,
+                                       output: OutputOptions(directory: dir, writePNG: false, writeSVG: false), jobs: 1).run()
+        func write(_ shard: String, as name: String) throws {
+            var summary = RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings())
+            summary.shard = shard
+            try Data(JSONRenderer.encode(summary)).write(to: dir.appendingPathComponent(name))
+        }
+        for claim in ["0/0", "0/1000000000", "5/3"] {
+            try write(claim, as: "summary.shard-0-of-2.json")
+            let error = try #require(throws: AnalysisError.self) { try RunReport.merge(directories: [dir], into: dir) }
+            #expect(error.message.contains(claim) && error.file?.hasSuffix("summary.shard-0-of-2.json") == true, "\(error)")
+        }
+        try write("0/2", as: "summary.shard-0-of-2.json")
+        try write("1/3", as: "summary.shard-1-of-3.json")
+        let mixed = try #require(throws: AnalysisError.self) { try RunReport.merge(directories: [dir], into: dir) }
+        #expect(mixed.message.contains("not of the same batch"), "\(mixed)")
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("summary.shard-1-of-3.json"))
+        let huge = dir.appendingPathComponent("summary.shard-1-of-2.json")
+        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        let tooLarge = try #require(throws: AnalysisError.self) { try RunReport.merge(directories: [dir], into: dir) }
+        #expect(tooLarge.code == .tooLarge && tooLarge.file == huge.path, "\(tooLarge)")
     }
 
     /// Runs barcodes + text over `inputs` into `out` and returns index.html.

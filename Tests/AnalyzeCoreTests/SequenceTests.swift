@@ -512,14 +512,17 @@ struct SequenceTests {
         let out = try Fixture.temporaryDirectory()
         // Nothing listens on port 9: both fail at once, with FFmpeg's reason (which quotes the URL).
         let run = try CommandLineTests().run(["tcp://user:s3cret-pw@127.0.0.1:9/live", "rtsp://admin:hunter2@127.0.0.1:9/cam",
+                                              "http://127.0.0.1:9/live?user=u&password=Qy7-query-pw&token=tok3n-abc",
                                               Fixture.path("barcodes/qr-hello.png"), "--barcodes", "--jsonl", "-o", out.path])
         #expect(run.status == 1)
+        #expect(run.stderr.contains("password=***") && run.stderr.contains("token=***"), "\(run.stderr)")
         #expect(run.stderr.contains("FAIL tcp://***@127.0.0.1:9/live: FFmpeg could not open it"), "\(run.stderr)")
         var everything = run.stdout + run.stderr
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
             everything += name + String(decoding: try Data(contentsOf: out.appendingPathComponent(name)), as: UTF8.self)
         }
         #expect(!everything.contains("s3cret-pw") && !everything.contains("hunter2"))
+        #expect(!everything.contains("Qy7-query-pw") && !everything.contains("tok3n-abc"))
         #expect(InputCollector.collect(["rtsp://admin:hunter2@cam.local:554/stream"]).first?.outputName == "stream-cam.local-554-stream")
     }
 }

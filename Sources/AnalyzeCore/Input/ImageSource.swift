@@ -58,15 +58,27 @@ public struct ImageSource: Sendable, Hashable {
     }
 
     /// The path as outputs show it (JSON, report, stderr): a stream URL's user and password
-    /// (`rtsp://user:secret@host/…`) become `***`; everything else as given.
+    /// (`rtsp://user:secret@host/…`) and the values of its credential query parameters
+    /// (`?password=…`, `token`, `key`…: ``credentialParameters``) become `***`; everything else as given.
     public var displayPath: String { redacting(path) }
 
     /// `text` with a stream URL's credentials replaced by `***` wherever they appear (FFmpeg's
     /// messages quote the URL).
     public func redacting(_ text: String) -> String {
-        guard kind == .stream, let credentials = Self.credentials(in: path) else { return text }
-        return text.replacingOccurrences(of: credentials, with: "***")
+        guard kind == .stream else { return text }
+        var text = text
+        if let credentials = Self.credentials(in: path) { text = text.replacingOccurrences(of: credentials, with: "***") }
+        for (name, value) in Self.credentialQuery(in: path) {
+            text = text.replacingOccurrences(of: name + "=" + value, with: name + "=***")
+        }
+        return text
     }
+
+    /// Query parameters whose values are secrets (compared in lower case).
+    static let credentialParameters: Set<String> = [
+        "password", "passwd", "pass", "pwd", "secret", "token", "access_token", "auth", "authorization", "key", "apikey",
+        "api_key", "sig", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "session", "sessionid",
+    ]
 
     /// The `user:password` part of a URL's authority, if any.
     static func credentials(in url: String) -> String? {
@@ -76,6 +88,18 @@ public struct ImageSource: Sendable, Hashable {
         guard let at = authority.lastIndex(of: "@") else { return nil }
         let userinfo = authority[..<at]
         return userinfo.isEmpty ? nil : String(userinfo)
+    }
+
+    /// The URL's query parameters named in ``credentialParameters`` with a non-empty value, as
+    /// written (name, value).
+    static func credentialQuery(in url: String) -> [(name: String, value: String)] {
+        guard url.contains("://"), let question = url.firstIndex(of: "?") else { return [] }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        return query.split(whereSeparator: { $0 == "&" || $0 == ";" }).compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let name = String(pair[..<equals]), value = String(pair[equals...].dropFirst())
+            return credentialParameters.contains(name.lowercased()) && !value.isEmpty ? (name, value) : nil
+        }
     }
 
     /// Reads the whole file once (regular files only, at most `maximumBytes`); every later stage

@@ -5,9 +5,12 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// The most shards a batch may be split into: `--shard` and `analyze report` share this limit.
+    public static let maximumCount = 100_000
+
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0 ..< n).contains(k) else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1 ... Self.maximumCount).contains(n), (0 ..< n).contains(k) else { return nil }
         index = k
         count = n
     }

@@ -19,6 +19,9 @@ public enum RunReport {
         try AtomicFileWriter.write(HTMLReportRenderer.html(summary: summary, cards: cards), to: directory.appendingPathComponent(indexName))
     }
 
+    /// The largest summary `merge` reads (a summary of 100,000 images is about 100 MB).
+    public static let maximumSummaryBytes = 512 << 20
+
     /// Merges the summaries found in `directories` (their shard summaries if they have any,
     /// else their `summary.json`) into `output`'s `summary.json` and `index.html`.
     public static func merge(directories: [URL], into output: URL) throws(AnalysisError) -> RunSummary {
@@ -30,12 +33,27 @@ public enum RunReport {
             guard !chosen.isEmpty else { throw AnalysisError(.missingFile, "no summary.json or summary.shard-*.json", file: directory.path) }
             for name in chosen {
                 let url = directory.appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: url.path) else { throw AnalysisError(.unreadable, "cannot read", file: url.path) }
+                let data: Data
                 do {
-                    parts.append((try JSONDecoder().decode(RunSummary.self, from: data), directory))
+                    data = Data(try RegularFile.read(url.path, maximumBytes: Self.maximumSummaryBytes))
+                } catch where error.code == .tooLarge {
+                    throw AnalysisError(.tooLarge, "over \(Self.maximumSummaryBytes >> 20) MB: not a summary analyze writes", file: url.path)
+                }
+                let summary: RunSummary
+                do {
+                    summary = try JSONDecoder().decode(RunSummary.self, from: data)
                 } catch {
                     throw AnalysisError(.undecodable, "not an analyze summary: \(error)", file: url.path)
                 }
+                if let shard = summary.shard {
+                    guard let parsed = Shard(shard) else {
+                        throw AnalysisError(.undecodable, "not an analyze summary: shard \"\(shard.prefix(40))\" is not K/N with 0 ≤ K < N ≤ \(Shard.maximumCount)", file: url.path)
+                    }
+                    if let first = parts.lazy.compactMap({ $0.summary.shard.flatMap(Shard.init) }).first, first.count != parsed.count {
+                        throw AnalysisError(.outputFailed, "shard \(parsed) is not of the same batch as shard \(first) (\(parsed.count) shards, not \(first.count))", file: url.path)
+                    }
+                }
+                parts.append((summary, directory))
             }
         }
         let merged = try RunSummary.merge(parts.map(\.summary))

@@ -83,11 +83,7 @@ public struct RunSummary: Sendable, Codable {
     /// The shards of every `K/N` count seen that are not among `present`, as `K/N`, sorted.
     static func missingShards(of present: [String]) -> [String] {
         var seen: [Int: Set<Int>] = [:]
-        for text in present {
-            let parts = text.split(separator: "/")
-            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n > 0, n <= 100_000 else { continue }
-            seen[n, default: []].insert(k)
-        }
+        for shard in present.compactMap(Shard.init) { seen[shard.count, default: []].insert(shard.index) }
         return seen.keys.sorted().flatMap { n in (0 ..< n).filter { !(seen[n] ?? []).contains($0) }.map { "\($0)/\(n)" } }
     }
 

@@ -28,6 +28,11 @@ typedef struct aocv_mat aocv_mat;
 /// Limits OpenCV's own worker threads (cv::setNumThreads). The batch runner passes 1 per worker.
 void aocv_set_num_threads(int threads);
 
+/// Turns OpenCV's own log off (cv::utils::logging, process-wide): its warnings and errors ("imdecode_:
+/// can't read data", "[ERROR] DNN/ONNX …") are not analyze's lines; a failure reaches the caller as
+/// the exception's message, through aocv_status. Every shim call does this once, first.
+void aocv_silence_logging(void);
+
 /// Decodes an encoded image (JPEG, PNG, TIFF, BMP, WebP…) with cv::imdecode, WITHOUT applying
 /// EXIF orientation (IMREAD_IGNORE_ORIENTATION): orientation is decided in one place, by libexif.
 /// The result is 8-bit: one channel for gray sources, BGR otherwise; 16-bit is scaled, alpha is
