@@ -287,6 +287,8 @@ struct aocv_tracker {
     int kind;
     cv::Ptr<cv::Tracker> tracker;
     cv::Mat appearance;  // 32x32 gray patch of the object when last placed
+    cv::Mat reference;   // the object's gray pixels when last placed, at most kReferenceSide on a side
+    double referenceScale = 1;  // reference pixels per frame pixel
 };
 
 namespace {
@@ -316,12 +318,18 @@ double similarity_of(const cv::Mat &a, const cv::Mat &b) {
     return std::max(0.0, std::min(1.0, v));
 }
 
+/// The reference a lost object is searched for with: its gray pixels, shrunk to at most this many
+/// pixels on its longer side (a search then costs a fraction of a millisecond).
+constexpr int kReferenceSide = 48;
+
 void place(aocv_tracker *t, const cv::Mat &frame, const double box[4]) {
     cv::Rect r = clamp_box(box, frame);
     if (r.width < 2 || r.height < 2) throw std::runtime_error("the box is outside the frame or too small to track");
     t->tracker = make_tracker(t->kind);
     t->tracker->init(frame, r);
     t->appearance = appearance_of(frame, r);
+    t->referenceScale = std::min(1.0, (double)kReferenceSide / std::max(r.width, r.height));
+    cv::resize(gray_of(frame)(r), t->reference, cv::Size(), t->referenceScale, t->referenceScale, cv::INTER_AREA);
 }
 
 }  // namespace
@@ -360,6 +368,37 @@ extern "C" int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame,
 extern "C" int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[4], aocv_status *status) {
     return aocv_guard<int>(status, 0, [&]() -> int {
         place(tracker, frame->m, box);
+        return 1;
+    });
+}
+
+extern "C" int aocv_tracker_search(aocv_tracker *tracker, const aocv_mat *frame, const double last[4], double reach, double box[4],
+                                   double *score, aocv_status *status) {
+    return aocv_guard<int>(status, -1, [&]() -> int {
+        const cv::Mat &f = frame->m;
+        const cv::Mat &ref = tracker->reference;
+        if (ref.empty() || f.empty()) return 0;
+        const double w = last[2], h = last[3];
+        if (!(w >= 2 && h >= 2) || !std::isfinite(last[0]) || !std::isfinite(last[1]) || !std::isfinite(reach)) return 0;
+        const double margin = std::max(0.0, reach) * std::max(w, h);
+        cv::Rect window((int)std::floor(last[0] - margin), (int)std::floor(last[1] - margin), (int)std::ceil(w + 2 * margin),
+                        (int)std::ceil(h + 2 * margin));
+        window &= cv::Rect(0, 0, f.cols, f.rows);
+        const double k = tracker->referenceScale;
+        cv::Mat area;
+        cv::resize(gray_of(f)(window), area, cv::Size(), k, k, cv::INTER_AREA);
+        if (area.cols < ref.cols || area.rows < ref.rows) return 0;
+        cv::Mat result;
+        cv::matchTemplate(area, ref, result, cv::TM_CCOEFF_NORMED);
+        double best = 0;
+        cv::Point at;
+        cv::minMaxLoc(result, nullptr, &best, nullptr, &at);
+        if (!std::isfinite(best)) return 0;
+        box[0] = window.x + at.x / k;
+        box[1] = window.y + at.y / k;
+        box[2] = ref.cols / k;
+        box[3] = ref.rows / k;
+        *score = std::max(0.0, std::min(1.0, best));
         return 1;
     });
 }

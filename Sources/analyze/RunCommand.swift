@@ -79,7 +79,10 @@ struct RunCommand: ParsableCommand {
             if group.isAsked { asked.append(request.kind) }
         }
         do {
-            let (set, notes) = try RequestPlan(configured: configured, asked: asked, checks: checks.checks).resolve(models: models)
+            // --track-box alone follows its boxes: no detection runs unless one is asked for.
+            let plan = RequestPlan(configured: configured, asked: asked, checks: checks.checks,
+                                   everyWhenNoneAsked: sequenceOptions.trackBoxes.isEmpty)
+            let (set, notes) = try plan.resolve(models: models)
             for note in notes { Terminal.printError("analyze: \(note)") }
             return (set, models)
         } catch {

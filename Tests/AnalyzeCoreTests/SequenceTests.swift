@@ -136,6 +136,17 @@ struct SequenceTests {
         // The first shot's main face (found on frame 1) keeps its ID to the cut.
         let first = try #require(result.tracks.first { ($0["trackID"] as? Int) == 1 })
         #expect(first["firstFrame"] as? Int == 1 && first["lastFrame"] as? Int == 97)
+        // Every track's summary is what its frames say: a mean confidence of at most 1, its last frame
+        // the last one it was reported on (a track ended "not-redetected" took back its last frame).
+        for track in result.tracks {
+            let id = try #require(track["trackID"] as? Int)
+            let seen = result.tracked.filter { $0.value.contains { $0.id == id } }.map(\.key)
+            #expect((track["meanConfidence"] as? Double ?? 2) <= 1, "\(track)")
+            #expect(track["lastFrame"] as? Int == seen.max() && track["frames"] as? Int == seen.count, "\(track)")
+        }
+        // The whole video's JSON (the demo's) validates against its schema.
+        let validation = try SchemaTests().validate([tracked.path])
+        #expect(validation.status == 0, "\(validation.output)")
         // The annotated video holds every analysed frame.
         let written = try VideoCapture(tracked.appendingPathComponent("Megamind.mp4").path, localFile: true)
         var frames = 0
@@ -245,6 +256,101 @@ struct SequenceTests {
         }
         #expect(onAPerson, "tracked box \(at60) vs people \(people)")
         #expect(abs(at60.x - 255) + abs(at60.y - 221) > 20)
+    }
+
+    /// A folder of frames drawn by scripts/make-track-frames, with the target's true boxes.
+    func drawnFrames(_ variant: String) throws -> (source: ImageSource, initial: BoundingBox, truth: [SequenceJSON.Box?]) {
+        let folder = try Fixture.temporaryDirectory().appendingPathComponent(variant)
+        let made = try runScript("make-track-frames", [folder.path, variant])
+        try #require(made.status == 0, "\(made.output)")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + ".truth.json"))) as? [String: Any])
+        let boxes = try #require(truth["boxes"] as? [Any]).map { value -> SequenceJSON.Box? in
+            guard let b = value as? [Double], b.count == 4 else { return nil }
+            return SequenceJSON.Box(x: b[0], y: b[1], width: b[2], height: b[3])
+        }
+        let initial = try #require(truth["initial"] as? [Double])
+        return (ImageSource(path: folder.path, outputName: variant, kind: .frames), BoundingBox(x: initial[0], y: initial[1], width: initial[2], height: initial[3]), boxes)
+    }
+
+    /// A box hidden for 12 frames keeps its ID: it reports nothing while hidden and is found again
+    /// within two frames of coming back, on the target (issue: a short occlusion ended it for good).
+    @Test func aTrackBoxHiddenForTwelveFramesIsFoundAgainWithItsID() throws {
+        let (source, initial, truth) = try drawnFrames("occlusion")
+        let (outcomes, out) = try run([source], RequestSet(), tracking: TrackRequest(boxes: [initial]))
+        #expect(outcomes.first?.error == nil)
+        let json = try SequenceJSON(out.appendingPathComponent("occlusion.json"))
+        #expect(json.tracks.count == 1 && json.tracks.first?["end"] as? String == "sequence-ended", "\(json.tracks)")
+        let tracked = json.tracked
+        // Hidden (frames 20-31): nothing on the gray block for long.
+        #expect((20 ..< 32).filter { !(tracked[$0] ?? []).isEmpty }.count <= 2)
+        // Back (frames 34-59): the one track, on the target.
+        let back = (34 ..< 60).filter { i in
+            guard let t = tracked[i]?.first, let true_ = truth[i] else { return false }
+            return t.id == 1 && SequenceJSON.iou(t.box, true_) >= 0.5
+        }
+        #expect(back.count >= 24, "on target after the occlusion on \(back.count) of 26 frames")
+        // Before: on target all along.
+        #expect((0 ..< 20).allSatisfy { i in tracked[i]?.first.map { SequenceJSON.iou($0.box, truth[i]!) >= 0.5 } ?? false })
+    }
+
+    /// A handheld camera that jumps by 12-20 px every third frame is one shot: no scene cut ends the
+    /// track, which stays on its target.
+    @Test func aShakyCameraIsNotASceneCut() throws {
+        let (source, initial, truth) = try drawnFrames("shake")
+        let (_, out) = try run([source], RequestSet(), tracking: TrackRequest(boxes: [initial]))
+        let json = try SequenceJSON(out.appendingPathComponent("shake.json"))
+        #expect(json.tracks.count == 1 && json.tracks.first?["end"] as? String == "sequence-ended", "\(json.tracks)")
+        let onTarget = (0 ..< 60).filter { i in json.tracked[i]?.first.map { SequenceJSON.iou($0.box, truth[i]!) >= 0.5 } ?? false }
+        #expect(onTarget.count >= 54, "on target on \(onTarget.count) of 60 frames")
+    }
+
+    /// A --track-box outside the frame is an error naming it, not a silent run without a track.
+    @Test func aTrackBoxOutsideTheFrameIsAnError() throws {
+        let (source, _, _) = try drawnFrames("clean")
+        let (outcomes, _) = try run([source], RequestSet(), tracking: TrackRequest(boxes: [BoundingBox(x: 5000, y: 5000, width: 20, height: 20)]))
+        let error = try #require(outcomes.first?.analysis?.requestErrors["track"])
+        #expect(error.message.contains("outside the 520x320 frame"), "\(error.message)")
+        #expect(outcomes.first?.isFailure == true)
+    }
+
+    /// A video stopped part-way (Ctrl-C, SIGTERM) says so in its JSON, and --resume analyses it
+    /// again to its end instead of taking the part for the whole.
+    @Test func anInterruptedVideoIsMarkedAndResumeFinishesIt() throws {
+        let source = try video("vtest.avi")
+        let folder = try Fixture.temporaryDirectory()
+        let cancellation = CancellationFlag()
+        var runner = BatchRunner(sources: [source], requests: RequestSet(), output: OutputOptions(directory: folder, writePNG: false, writeSVG: false), jobs: 1)
+        runner.sampling = FrameSampling(maximumFrames: 40)
+        runner.cancellation = cancellation
+        runner.onFrame = { _, frame in if frame.index >= 9 { cancellation.cancel() } }
+        _ = try runner.run()
+        let stopped = try SequenceJSON(folder.appendingPathComponent("vtest.json"))
+        #expect(stopped.sequence["interrupted"] as? Bool == true && stopped.frames.count < 40, "\(stopped.sequence)")
+        var again = BatchRunner(sources: [source], requests: RequestSet(), output: OutputOptions(directory: folder, writePNG: false, writeSVG: false), jobs: 1)
+        again.sampling = FrameSampling(maximumFrames: 40)
+        again.resume = true
+        let outcomes = try again.run()
+        #expect(outcomes.first?.resumed == false)
+        let finished = try SequenceJSON(folder.appendingPathComponent("vtest.json"))
+        #expect(finished.sequence["interrupted"] == nil && finished.frames.count == 40)
+    }
+
+    /// --track-box alone follows its box and runs no detection; asking for one still runs it.
+    @Test func aTrackBoxAloneRunsNoDetection() throws {
+        let none = try RequestPlan(configured: RequestSet(), asked: [], everyWhenNoneAsked: false).resolve(models: .standard)
+        #expect(none.requests.requests.isEmpty)
+        let faces = try RequestPlan(configured: RequestSet(), asked: [.faces], everyWhenNoneAsked: false).resolve(models: .standard)
+        #expect(faces.requests.requests.map(\.kind) == [.faces])
+        let every = try RequestPlan(configured: RequestSet(), asked: []).resolve(models: .standard)
+        #expect(every.requests.requests.count > 3)
+    }
+
+    /// The annotated video's rate: the declared one over --every, lowered by --fps, never raised.
+    @Test func theAnnotatedVideoPlaysAtTheRateOfTheFramesKept() {
+        #expect(BatchRunner.annotatedRate(declared: 29.97, sampling: FrameSampling(fps: 100)) == 29.97)
+        #expect(BatchRunner.annotatedRate(declared: 30, sampling: FrameSampling(every: 3)) == 10)
+        #expect(BatchRunner.annotatedRate(declared: 30, sampling: FrameSampling(fps: 2)) == 2)
+        #expect(BatchRunner.annotatedRate(declared: nil, sampling: FrameSampling(fps: 2)) == 10)
     }
 
     @Test func sequenceJSONIsTheSameWhateverTheJobs() throws {

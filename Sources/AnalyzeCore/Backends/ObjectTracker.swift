@@ -37,6 +37,24 @@ final class ObjectTracker {
         return (BoundingBox(x: xywh[0], y: xywh[1], width: xywh[2], height: xywh[3]), similarity)
     }
 
+    /// Where the object, lost, looks most like itself when last placed, within `reach` × its size of
+    /// `last` (`aocv_tracker_search`), and how much (normalised cross-correlation, 0–1).
+    func search(_ frame: OpenCVMat, around last: BoundingBox, reach: Double) throws(AnalysisError) -> (box: BoundingBox, score: Double)? {
+        var status = aocv_status()
+        let around = [last.x, last.y, last.width, last.height]
+        var xywh = [Double](repeating: 0, count: 4)
+        var score = 0.0
+        let found = around.withUnsafeBufferPointer { a -> Int32 in
+            xywh.withUnsafeMutableBufferPointer { b -> Int32 in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return -1 }
+                return library.trackerSearch(handle, frame.handle, a, reach, b, &score, &status)
+            }
+        }
+        if found < 0 { throw AnalysisError(.engineFailed, "the tracker's search failed: " + OpenCVMat.message(of: &status)) }
+        guard found == 1 else { return nil }
+        return (BoundingBox(x: xywh[0], y: xywh[1], width: xywh[2], height: xywh[3]), score)
+    }
+
     /// Places the tracker on `box` (a re-detection corrects its drift).
     func reset(_ frame: OpenCVMat, box: BoundingBox) throws(AnalysisError) {
         var status = aocv_status()

@@ -39,6 +39,9 @@ struct VideoLibrary: @unchecked Sendable {
     let trackerUpdate: TrackerUpdateFunction
     typealias TrackerResetFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafePointer<Double>, Status) -> Int32
     let trackerReset: TrackerResetFunction
+    typealias TrackerSearchFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafePointer<Double>, Double, UnsafeMutablePointer<Double>,
+                                                      UnsafeMutablePointer<Double>, Status) -> Int32
+    let trackerSearch: TrackerSearchFunction
     typealias TrackerFreeFunction = @convention(c) (OpaquePointer?) -> Void
     let trackerFree: TrackerFreeFunction
 
@@ -100,6 +103,7 @@ struct VideoLibrary: @unchecked Sendable {
               let trackerCreate = symbol("aocv_tracker_create", as: TrackerCreateFunction.self),
               let trackerUpdate = symbol("aocv_tracker_update", as: TrackerUpdateFunction.self),
               let trackerReset = symbol("aocv_tracker_reset", as: TrackerResetFunction.self),
+              let trackerSearch = symbol("aocv_tracker_search", as: TrackerSearchFunction.self),
               let trackerFree = symbol("aocv_tracker_free", as: TrackerFreeFunction.self) else { return nil }
         self.videoOpen = videoOpen
         self.videoInfo = videoInfo
@@ -113,6 +117,7 @@ struct VideoLibrary: @unchecked Sendable {
         self.trackerCreate = trackerCreate
         self.trackerUpdate = trackerUpdate
         self.trackerReset = trackerReset
+        self.trackerSearch = trackerSearch
         self.trackerFree = trackerFree
     }
 }

@@ -45,8 +45,9 @@ extension BatchRunner {
             sequence.declaredFrames = frames.declaredFrames
             sequence.optionsHash = optionsHash
             sequence.input = fingerprint
-            // The annotated video plays the analysed frames at their own rate.
-            let rate = sampling.fps ?? frames.declaredFPS.map { $0 / Double(sampling.every) } ?? 10
+            // The annotated video plays the analysed frames at their own rate: the declared rate over
+            // --every, or --fps when that keeps fewer; frames without times (a folder) at 10 a second.
+            let rate = Self.annotatedRate(declared: frames.declaredFPS, sampling: sampling)
             if let output { writer = try SequenceOutputWriter(source: source, output: output, fps: max(1, rate)) }
             var summary = SequenceSummaryAccumulator()
             var firstTime: Double?, lastTime: Double?
@@ -72,7 +73,11 @@ extension BatchRunner {
                     try writer?.add(result, image: frame.image, timings: &timings)
                 }
             }
-            if cancellation?.isCancelled == true { frames.close() }
+            if cancellation?.isCancelled == true {
+                frames.close()
+                // A live stream ends when the user stops it; a video or a folder is then unfinished.
+                if source.kind != .stream { sequence.interrupted = true }
+            }
             sequence.warnings = frames.takeWarnings().map(source.redacting)
             sequence.framesRead = frames.framesRead
             sequence.framesDropped = frames.framesDropped
@@ -136,6 +141,16 @@ extension BatchRunner {
 
 /// What a run keeps of an analysed sequence: how it was read, its tracks, and what its frames
 /// held in all, per kind (summed over the analysed frames).
+extension BatchRunner {
+    /// The frame rate of an annotated video: the declared rate divided by `--every`, lowered to
+    /// `--fps` when that keeps fewer frames (never raised: `--fps 100` on a 29.97 fps video plays at
+    /// 29.97); 10 a second when the frames have no declared rate (a folder of frames).
+    static func annotatedRate(declared: Double?, sampling: FrameSampling) -> Double {
+        guard let declared, declared.isFinite, declared > 0 else { return 10 }
+        return min(declared / Double(sampling.every), sampling.fps ?? .infinity)
+    }
+}
+
 public struct SequenceOutcome: Sendable {
     public let sequence: SequenceAnalysis
     public let tracks: [TrackSummary]

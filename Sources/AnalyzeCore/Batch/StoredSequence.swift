@@ -62,7 +62,7 @@ struct StoredSequence: Decodable {
     static func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> StoredSequence? {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
               let stored = try? JSONDecoder().decode(StoredSequence.self, from: data),
-              stored.sequence.input == fingerprint, stored.sequence.optionsHash == optionsHash else { return nil }
+              stored.sequence.input == fingerprint, stored.sequence.optionsHash == optionsHash, stored.sequence.interrupted != true else { return nil }
         let expected = output.layout.sequenceFiles(hasFrames: stored.sequence.framesAnalysed > 0).map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? stored : nil
     }

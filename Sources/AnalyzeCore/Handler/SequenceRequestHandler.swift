@@ -34,6 +34,12 @@ public final class SequenceRequestHandler {
         let firstTime: Double?
         var lastFrame: Int
         var lastTime: Double?
+        /// The frame seen before the last one (what `unsee` goes back to).
+        private var previous: (frame: Int, time: Double?, box: BoundingBox)?
+        /// The analysed frame (``SequenceRequestHandler/analysedFrames``) at which the tracker lost
+        /// the object; nil while it is followed. A lost track reports nothing and looks for its
+        /// object again until ``TrackRequest/maximumLostFrames`` have passed.
+        var lostSince: Int?
 
         init(id: Int, kind: String, label: String?, tracker: ObjectTracker, box: BoundingBox, frame: Int, time: Double?) {
             self.id = id
@@ -48,6 +54,8 @@ public final class SequenceRequestHandler {
         }
 
         func seen(_ box: BoundingBox, confidence: Double, frame: Int, time: Double?, detected: Bool) -> TrackedObjectObservation {
+            previous = (lastFrame, lastTime, self.box)
+            lostSince = nil
             self.box = box
             frames += 1
             confidenceSum += confidence
@@ -56,6 +64,18 @@ public final class SequenceRequestHandler {
             lastTime = time
             return TrackedObjectObservation(trackID: id, kind: kind, label: label, boundingBox: box, confidence: confidence,
                                             source: detected ? .detected : .tracked)
+        }
+
+        /// Takes back the last `seen` (its frame, confidence and box), when a key frame's decision
+        /// replaces or withdraws it.
+        func unsee(confidence: Double) {
+            guard let previous else { return }
+            frames -= 1
+            confidenceSum -= confidence
+            lastFrame = previous.frame
+            lastTime = previous.time
+            box = previous.box
+            self.previous = nil
         }
 
         func summary(_ end: TrackSummary.End) -> TrackSummary {
@@ -114,16 +134,35 @@ public final class SequenceRequestHandler {
     /// The previous frame, 64×48 gray, for cut detection.
     private var previousThumbnail: [UInt8]?
 
-    /// Whether `frame` starts another shot: the mean absolute difference of 64×48 gray copies of
-    /// it and the previous analysed frame is over 25 (of 255). Hard cuts in Megamind.avi measure
-    /// 40–90; motion within a shot under 15.
+    /// Whether `frame` starts another shot: the mean absolute difference of 64×48 gray copies of it
+    /// and the previous analysed frame, at the best of the shifts up to 6 columns and 5 rows each way
+    /// (a camera that jumps by up to a tenth of the frame: a handheld shot is one shot), is over 25
+    /// (of 255). Hard cuts in Megamind.avi measure 40–90; motion within a shot under 15.
     private func isCut(_ frame: UprightImage) -> Bool {
         guard let thumbnail = try? frame.gray().resized(width: 64, height: 48).packedPixels else { return false }
         defer { previousThumbnail = thumbnail }
-        guard let previous = previousThumbnail, previous.count == thumbnail.count, !thumbnail.isEmpty else { return false }
-        var sum = 0
-        for i in thumbnail.indices { sum += abs(Int(thumbnail[i]) - Int(previous[i])) }
-        return Double(sum) / Double(thumbnail.count) > 25
+        guard let previous = previousThumbnail, previous.count == thumbnail.count, thumbnail.count == 64 * 48 else { return false }
+        return Self.shiftedDifference(previous, thumbnail, width: 64, height: 48, shiftX: 6, shiftY: 5) > 25
+    }
+
+    /// The least mean absolute difference of two gray images over the shifts of `b` against `a` up
+    /// to `shiftX` × `shiftY` pixels, each over the area both cover.
+    static func shiftedDifference(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, shiftX: Int, shiftY: Int) -> Double {
+        var best = Double.infinity
+        for dy in -shiftY ... shiftY {
+            for dx in -shiftX ... shiftX {
+                var sum = 0, count = 0
+                for y in max(0, -dy) ..< min(height, height - dy) {
+                    let ra = y * width, rb = (y + dy) * width
+                    for x in max(0, -dx) ..< min(width, width - dx) {
+                        sum += abs(Int(a[ra + x]) - Int(b[rb + x + dx]))
+                        count += 1
+                    }
+                }
+                if count > 0 { best = min(best, Double(sum) / Double(count)) }
+            }
+        }
+        return best
     }
 
     /// Every track, in ID order, once the sequence is over (tracks still followed end as `sequence-ended`).
@@ -144,24 +183,45 @@ public final class SequenceRequestHandler {
     private func track(_ frame: UprightImage, analysis: ImageAnalysis, keyFrame: Bool, index: Int, time: Double?,
                        tracking: TrackRequest) throws(AnalysisError) -> [TrackedObjectObservation] {
         var observed: [Int: TrackedObjectObservation] = [:]
-        // Every live track follows its object into this frame; the lost ones end.
+        // Every track follows its object into this frame. One whose tracker loses it, or whose box no
+        // longer looks like it, is lost: it reports nothing and looks for its object again (its own
+        // tracker, then its pixels as last placed, around where it was last seen), and ends only
+        // when `maximumLostFrames` analysed frames pass without finding it.
         var kept: [LiveTrack] = []
         for (track, update) in zip(tracks, try updates(of: tracks, in: frame)) {
-            if let (box, similarity) = update, similarity >= tracking.minimumSimilarity {
-                observed[track.id] = track.seen(Self.clip(box, width: frame.width, height: frame.height), confidence: similarity,
-                                                frame: index, time: time, detected: false)
-                kept.append(track)
+            let clipped = update.map { (box: Self.clip($0.box, width: frame.width, height: frame.height), similarity: $0.similarity) }
+            if let lostSince = track.lostSince {
+                if let clipped, clipped.similarity >= tracking.reacquireSimilarity {
+                    observed[track.id] = track.seen(clipped.box, confidence: clipped.similarity, frame: index, time: time, detected: false)
+                } else if let found = try track.tracker.search(frame.pixels, around: track.box, reach: Self.reach(lostFor: analysedFrames - lostSince)),
+                          found.score >= tracking.reacquireSimilarity {
+                    let box = Self.clip(found.box, width: frame.width, height: frame.height)
+                    if box.width >= 2, box.height >= 2 {
+                        try track.tracker.reset(frame.pixels, box: box)
+                        observed[track.id] = track.seen(box, confidence: found.score, frame: index, time: time, detected: false)
+                    }
+                }
+                if track.lostSince != nil, analysedFrames - lostSince >= tracking.maximumLostFrames {
+                    finished.append(track.summary(.lost))
+                    continue
+                }
+            } else if let clipped, clipped.similarity >= tracking.minimumSimilarity {
+                observed[track.id] = track.seen(clipped.box, confidence: clipped.similarity, frame: index, time: time, detected: false)
             } else {
-                finished.append(track.summary(.lost))
+                track.lostSince = analysedFrames
             }
+            kept.append(track)
         }
         tracks = kept
         // The first analysed frame starts the --track-box tracks.
         if analysedFrames == 1 {
             for box in tracking.boxes {
                 let clipped = Self.clip(box, width: frame.width, height: frame.height)
-                guard clipped.width >= 2, clipped.height >= 2 else { continue }
-                let track = LiveTrack(id: takeID(), kind: "box", label: nil, tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped),
+                guard clipped.width >= 2, clipped.height >= 2 else {
+                    throw AnalysisError(.usage, "--track-box \(Int(box.x)),\(Int(box.y)),\(Int(box.width)),\(Int(box.height)) is outside the "
+                                        + "\(frame.width)x\(frame.height) frame (x,y,width,height in pixels of the upright frame)")
+                }
+                let track = LiveTrack(id: takeID(), kind: TrackRequest.boxKind, label: nil, tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped),
                                       box: clipped, frame: index, time: time)
                 tracks.append(track)
                 observed[track.id] = track.seen(clipped, confidence: 1, frame: index, time: time, detected: true)
@@ -172,7 +232,7 @@ public final class SequenceRequestHandler {
             let detections = self.detections(in: analysis, tracking: tracking)
             // Greedy matching by overlap, best pairs first (same kind; same label when both have one).
             var pairs: [(overlap: Double, track: Int, detection: Int)] = []
-            for (t, track) in tracks.enumerated() where track.kind != "box" {
+            for (t, track) in tracks.enumerated() where track.kind != TrackRequest.boxKind {
                 for (d, detection) in detections.enumerated() where detection.kind == track.kind && (track.label == nil || detection.label == nil || track.label == detection.label) {
                     let overlap = track.box.intersectionOverUnion(detection.box)
                     if overlap >= tracking.minimumOverlap { pairs.append((overlap, t, d)) }
@@ -190,7 +250,7 @@ public final class SequenceRequestHandler {
             // and whose size is within 2.5× of it: a face the camera zooms in on, or a tracker that
             // drifted, keeps its ID.
             var near: [(distance: Double, track: Int, detection: Int)] = []
-            for (t, track) in tracks.enumerated() where track.kind != "box" && !matchedTracks.contains(t) {
+            for (t, track) in tracks.enumerated() where track.kind != TrackRequest.boxKind && !matchedTracks.contains(t) {
                 for (d, detection) in detections.enumerated() where !matchedDetections.contains(d) && detection.kind == track.kind
                     && (track.label == nil || detection.label == nil || track.label == detection.label) {
                     let a = track.box, b = detection.box
@@ -210,21 +270,19 @@ public final class SequenceRequestHandler {
                 let track = tracks[pair.track], detection = detections[pair.detection]
                 try track.tracker.reset(frame.pixels, box: detection.box)
                 track.misses = 0
-                // Replaces the tracked box of this frame by the detection.
-                track.frames -= 1
-                track.confidenceSum -= observed[track.id]?.confidence ?? 0
+                // Replaces the tracked box of this frame by the detection (a lost track is found again).
+                if let tracked = observed[track.id] { track.unsee(confidence: tracked.confidence) }
                 observed[track.id] = track.seen(detection.box, confidence: detection.confidence, frame: index, time: time, detected: true)
             }
             var remaining: [LiveTrack] = []
             for (t, track) in tracks.enumerated() {
-                if track.kind == "box" || matchedTracks.contains(t) {
+                if track.kind == TrackRequest.boxKind || matchedTracks.contains(t) || track.lostSince != nil {
                     remaining.append(track)
                     continue
                 }
                 track.misses += 1
                 if track.misses >= tracking.maximumMisses {
-                    observed[track.id] = nil
-                    track.frames -= 1
+                    if let tracked = observed.removeValue(forKey: track.id) { track.unsee(confidence: tracked.confidence) }
                     finished.append(track.summary(.notRedetected))
                 } else {
                     remaining.append(track)
@@ -296,6 +354,10 @@ public final class SequenceRequestHandler {
         }
         return found
     }
+
+    /// How far a lost track looks for its object, in its sizes on every side of where it was last
+    /// seen: one at once, growing by a quarter a frame to four (an object that moves on while hidden).
+    static func reach(lostFor frames: Int) -> Double { min(4, 1 + 0.25 * Double(max(0, frames))) }
 
     static func clip(_ box: BoundingBox, width: Int, height: Int) -> BoundingBox {
         let x0 = min(max(box.x, 0), Double(width)), y0 = min(max(box.y, 0), Double(height))

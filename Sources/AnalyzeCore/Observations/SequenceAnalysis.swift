@@ -28,6 +28,9 @@ public struct SequenceAnalysis: Sendable, Hashable, Codable {
     /// Why reading stopped early (a truncated or damaged video, a stream that stalled); nil when
     /// the sequence was read to its end. The frames before it are analysed and written.
     public var readError: String?
+    /// True when the run was stopped (Ctrl-C, SIGTERM) before the end of a video or folder of
+    /// frames: the frames before it are analysed and written, and `--resume` analyses it again.
+    public var interrupted: Bool?
     /// A hash of the requests and output options (as for images).
     public var optionsHash: String?
     /// The input's identity by content: a video file's size and SHA-256; for a folder of frames, the

@@ -1,6 +1,7 @@
 /// Which requests a run performs: the policy behind the command's request flags.
 ///
-/// - No request asked for and no check: every registered request runs.
+/// - No request asked for and no check: every registered request runs (unless `everyWhenNoneAsked`
+///   is false: `--track-box` alone follows its boxes and runs no detection).
 /// - Otherwise the requests asked for, plus the request of every kind a `--require`/`--forbid`
 ///   check names.
 /// - A request whose model is missing is an error when it was asked for (or checked), and is
@@ -12,11 +13,14 @@ public struct RequestPlan: Sendable {
     public var asked: [ObservationKind]
     /// The run's checks (their kinds are enabled).
     public var checks: [ObservationCheck]
+    /// Whether asking for nothing means every request (the default) or none.
+    public var everyWhenNoneAsked: Bool
 
-    public init(configured: RequestSet, asked: [ObservationKind], checks: [ObservationCheck] = []) {
+    public init(configured: RequestSet, asked: [ObservationKind], checks: [ObservationCheck] = [], everyWhenNoneAsked: Bool = true) {
         self.configured = configured
         self.asked = asked
         self.checks = checks
+        self.everyWhenNoneAsked = everyWhenNoneAsked
     }
 
     /// The requests to perform and the notes to show (skipped requests), or an error for a
@@ -25,6 +29,7 @@ public struct RequestPlan: Sendable {
         let explicit = Set(asked + checks.map(\.kind))
         var requests = RequestSet()
         var notes: [String] = []
+        if explicit.isEmpty, !everyWhenNoneAsked { return (requests, notes) }
         for entry in RequestRegistry.entries where explicit.isEmpty || explicit.contains(entry.kind) {
             let request = (configured[entry.kind] ?? entry.makeDefault()).resolvingOptionalModels(with: models)
             do {

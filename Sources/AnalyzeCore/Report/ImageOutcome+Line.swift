@@ -30,6 +30,7 @@ extension ImageOutcome {
         let s = outcome.sequence
         var text = "ok   \(source.displayPath): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
         if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
+        if s.interrupted == true { text += s.declaredFrames.map { " (interrupted: \($0) declared)" } ?? " (interrupted)" }
         if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
         let found = outcome.summaries.map { "\($0.summary.count) \($0.kind.rawValue)" }
         if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }

@@ -6,7 +6,8 @@
 /// places its track on the detection (correcting drift); a detection that matches no track starts
 /// a new one with the next ID; a track that no detection confirms on `maximumMisses` key frames in a
 /// row ends. Between key frames each track's tracker (CSRT or KCF) follows its object alone; a
-/// track ends when the tracker loses it or its box no longer looks like the object.
+/// track whose tracker loses it, or whose box no longer looks like the object, is lost: it looks
+/// for its object again for `maximumLostFrames` frames and keeps its ID when it finds it.
 public struct TrackRequest: Sendable, Hashable, Codable {
     /// The tracker (`--tracker`).
     public var algorithm: Algorithm
@@ -22,6 +23,14 @@ public struct TrackRequest: Sendable, Hashable, Codable {
     public var minimumSimilarity: Double
     /// Key frames in a row without a confirming detection after which a track ends.
     public var maximumMisses: Int
+    /// Analysed frames a lost track looks for its object before it ends (a person walking behind a
+    /// pillar, a box under a passing hand keep their IDs).
+    public var maximumLostFrames: Int
+    /// Least similarity (0–1) at which a lost track's search, or its tracker, finds its object again.
+    public var reacquireSimilarity: Double
+
+    /// The kind of the tracks `--track-box` starts.
+    public static let boxKind = "box"
 
     /// The trackers OpenCV contrib offers here.
     public enum Algorithm: String, Sendable, Hashable, Codable, CaseIterable {
@@ -32,7 +41,8 @@ public struct TrackRequest: Sendable, Hashable, Codable {
     }
 
     public init(algorithm: Algorithm = .csrt, redetectEvery: Int = 10, kinds: [ObservationKind] = [], boxes: [BoundingBox] = [],
-                minimumOverlap: Double = 0.3, minimumSimilarity: Double = 0.2, maximumMisses: Int = 2) {
+                minimumOverlap: Double = 0.3, minimumSimilarity: Double = 0.2, maximumMisses: Int = 2, maximumLostFrames: Int = 30,
+                reacquireSimilarity: Double = 0.6) {
         self.algorithm = algorithm
         self.redetectEvery = max(1, redetectEvery)
         self.kinds = kinds
@@ -40,6 +50,8 @@ public struct TrackRequest: Sendable, Hashable, Codable {
         self.minimumOverlap = minimumOverlap
         self.minimumSimilarity = minimumSimilarity
         self.maximumMisses = max(1, maximumMisses)
+        self.maximumLostFrames = max(0, maximumLostFrames)
+        self.reacquireSimilarity = reacquireSimilarity
     }
 
     /// The kinds whose results can start tracks.

@@ -62,6 +62,12 @@ aocv_tracker *_Nullable aocv_tracker_create(int kind, const aocv_mat *frame, con
 int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame, double box[_Nonnull 4], double *similarity, aocv_status *status);
 /// Places the tracker on a new box (a re-detection): a fresh tracker and appearance there.
 int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);
+/// Looks for a lost object: its pixels when last placed (gray, at most 48 px on a side) matched by
+/// normalised cross-correlation over the window around `last` (x, y, width, height) grown by
+/// `reach` × its longer side on every side. Returns 1 with the best place in `box` (the placed
+/// object's size) and its correlation in `score` (0–1); 0 when there is nothing to search; -1 on error.
+int aocv_tracker_search(aocv_tracker *tracker, const aocv_mat *frame, const double last[_Nonnull 4], double reach,
+                        double box[_Nonnull 4], double *score, aocv_status *status);
 void aocv_tracker_free(aocv_tracker *_Nullable tracker);
 
 #pragma clang assume_nonnull end

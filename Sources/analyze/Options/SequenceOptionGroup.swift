@@ -18,10 +18,10 @@ struct SequenceOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-frames"), help: ArgumentHelp("Analyse at most N frames of each video, sequence or stream.", valueName: "n"))
     var maxFrames: Int?
 
-    @Flag(name: .customLong("track"), help: "Follow what the detection requests find (faces, objects, rectangles, barcodes) from frame to frame, like VNTrackObjectRequest: each object gets a trackID kept while it is visible. Detections run on key frames only (see --redetect); a tracker follows the objects in between.")
+    @Flag(name: .customLong("track"), help: "Follow what the detection requests find (faces, objects, rectangles, barcodes) from frame to frame, like VNTrackObjectRequest: each object gets a trackID kept while it is visible, and kept when it comes back within 30 analysed frames of being lost (hidden, or out of sight). Detections run on key frames only (see --redetect); a tracker follows the objects in between.")
     var track = false
 
-    @Option(name: .customLong("tracker"), help: ArgumentHelp("The tracker: csrt (accurate) or kcf (fast).", valueName: "name"))
+    @Option(name: .customLong("tracker"), help: ArgumentHelp("The tracker: csrt (default), or kcf: faster, but OpenCV 4.6's KCF keeps one box size and loses an object that grows, shrinks or turns within a few frames; between key frames only, where re-detection puts it back.", valueName: "name"))
     var tracker: TrackRequest.Algorithm = .csrt
 
     @Option(name: .customLong("redetect"), help: ArgumentHelp("With --track, run the detections on every N-th analysed frame (and on every frame while nothing is tracked) to correct drift, start new tracks and end lost ones (1: every frame).", valueName: "n"))
