@@ -345,6 +345,26 @@ struct SequenceTests {
         #expect(every.requests.requests.count > 3)
     }
 
+    /// What a killed run left half-written (its process gone) is removed by the next run into the
+    /// folder; a live process's temporaries, another host's and anything else stay.
+    @Test func temporariesOfADeadRunAreRemovedByTheNext() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let host = try #require(AtomicFileWriter.temporaryName(serial: 1).split(separator: "-").dropFirst().dropLast(2).joined(separator: "-") as String?)
+        let names = [".analyze-\(host)-\(dead.processIdentifier)-2.tmp.mp4", ".analyze-\(host)-\(dead.processIdentifier)-3.tmp",
+                     ".analyze-\(host)-1-4.tmp", ".analyze-other-host-\(dead.processIdentifier)-5.tmp", ".analyze-notes.txt", "photo.json"]
+        for name in names { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
+        _ = try BatchRunner(sources: InputCollector.collect([Fixture.path("barcodes/qr-hello.png")]), requests: RequestSet([BarcodeRequest()]),
+                            output: OutputOptions(directory: folder, writePNG: false, writeSVG: false), jobs: 1).run()
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(!left.contains(names[0]) && !left.contains(names[1]))
+        // pid 1 is alive; another host's file and files not named as temporaries are not ours to remove.
+        #expect(left.isSuperset(of: names[2...]))
+    }
+
     /// The annotated video's rate: the declared one over --every, lowered by --fps, never raised.
     @Test func theAnnotatedVideoPlaysAtTheRateOfTheFramesKept() {
         #expect(BatchRunner.annotatedRate(declared: 29.97, sampling: FrameSampling(fps: 100)) == 29.97)

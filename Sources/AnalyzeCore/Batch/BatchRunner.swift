@@ -85,6 +85,8 @@ public struct BatchRunner: Sendable {
             } catch {
                 throw AnalysisError(.outputFailed, "cannot create the output folder: \(error.localizedDescription)", file: output.directory.path)
             }
+            // What a killed run (SIGKILL) left half-written here goes; `--resume` redoes its inputs.
+            AtomicFileWriter.removeStale(in: output.directory)
         }
         // OpenCV's own pool would multiply with our workers: one thread per worker.
         OpenCVRuntime.setThreads(1)

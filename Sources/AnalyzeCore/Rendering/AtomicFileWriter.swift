@@ -11,7 +11,7 @@ public enum AtomicFileWriter {
         let directory = url.deletingLastPathComponent()
         // Short whatever the target's name: a name near NAME_MAX (83 CJK characters are 249 bytes)
         // must not fail because its temporary name is longer.
-        let temporary = directory.appendingPathComponent(".analyze-\(getpid())-\(registry.nextSerial()).tmp")
+        let temporary = directory.appendingPathComponent(temporaryName(serial: registry.nextSerial()))
         registry.insert(temporary.path)
         defer { registry.remove(temporary.path) }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -37,6 +37,50 @@ public enum AtomicFileWriter {
         }
     }
 
+    /// The host, as temporary names carry it: letters, digits, `.` and `-`, at most 40 of them.
+    private static let host: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count) == 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let kept = String(name.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-") }.prefix(40))
+        return kept.isEmpty ? "host" : kept
+    }()
+
+    /// `.analyze-HOST-PID-N.tmp`: whose it is, so that a later run on this host can tell a dead
+    /// run's leftovers (``removeStale(in:)``) from another live run's files (a shard on another
+    /// machine writing to the same shared folder is never touched).
+    static func temporaryName(serial: Int) -> String { ".analyze-\(host)-\(getpid())-\(serial).tmp" }
+
+    /// Removes, in `directory` and up to four levels under it, the temporaries of runs on this host that are no longer
+    /// running (their process is gone: killed with SIGKILL, or the machine stopped); and those named
+    /// as before 0.5 (`.analyze-PID-N.tmp…`, no host) when their process is gone and they are over
+    /// an hour old. Returns how many were removed.
+    @discardableResult
+    public static func removeStale(in directory: URL) -> Int {
+        guard let walk = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.contentModificationDateKey], options: []) else { return 0 }
+        var removed = 0
+        for case let url as URL in walk {
+            // Outputs sit in the folder or a few levels under it; an -o above a large tree is not walked.
+            if walk.level >= 4 { walk.skipDescendants() }
+            let name = url.lastPathComponent
+            guard name.hasPrefix(".analyze-"), name.contains(".tmp") else { continue }
+            let fields = name.dropFirst(".analyze-".count).split(separator: ".", maxSplits: 1).first.map { $0.split(separator: "-") } ?? []
+            let stale: Bool
+            if fields.count >= 3, let pid = Int32(fields[fields.count - 2]), Int(fields[fields.count - 1]) != nil,
+               fields.dropLast(2).joined(separator: "-") == host {
+                stale = pid != getpid() && !isRunning(pid)
+            } else if fields.count == 2, let pid = Int32(fields[0]), Int(fields[1]) != nil {
+                let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? Date()
+                stale = pid != getpid() && !isRunning(pid) && Date().timeIntervalSince(modified) > 3600
+            } else {
+                stale = false
+            }
+            if stale, unlink(url.path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    private static func isRunning(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
+
     public static func write(_ text: String, to url: URL) throws(AnalysisError) {
         try write(Array(text.utf8), to: url)
     }
@@ -55,7 +99,7 @@ public enum AtomicFileWriter {
         public init(_ url: URL) throws(AnalysisError) {
             self.url = url
             let ext = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-            temporaryURL = url.deletingLastPathComponent().appendingPathComponent(".analyze-\(getpid())-\(registry.nextSerial()).tmp\(ext)")
+            temporaryURL = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(serial: registry.nextSerial()) + ext)
             registry.insert(temporaryURL.path)
             let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
