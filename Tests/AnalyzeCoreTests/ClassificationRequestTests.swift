@@ -33,8 +33,11 @@ struct ClassificationRequestTests {
     }
 
     @Test func reportsFiveRankedProbabilities() throws {
-        let ranked = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()])).classification)
+        let ranked = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest(minimumConfidence: 0)])).classification)
         #expect(ranked.count == 5)
+        // By default, labels under 1% are left out (no `weasel 0%` on a card); the best always stays.
+        let shown = try #require(try OpenCVSample.analyze("squirrel_cls.jpg", RequestSet([ClassificationRequest()])).classification)
+        #expect(!shown.isEmpty && shown.allSatisfy { $0.confidence >= 0.01 } && shown.first == ranked.first)
         #expect(zip(ranked, ranked.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
         #expect(ranked.reduce(0) { $0 + $1.confidence } <= 1.001)
         #expect((ranked.first?.confidence ?? 0) > 0.5)
@@ -77,6 +80,6 @@ struct LabelReportTests {
         #expect(html.contains("data-labels=\"soccer ball|") && html.contains("|sports ball|person"))
         // --no-png: no thumbnail and no link to a PNG that was never written.
         #expect(!html.contains("squirrel.png") && html.contains("squirrel.svg") && html.contains("squirrel.json"))
-        #expect(summary.totals["objects"] ?? 0 >= 2 && summary.totals["classification"] == 10)
+        #expect(summary.totals["objects"] ?? 0 >= 2 && (2 ... 10).contains(summary.totals["classification"] ?? 0))
     }
 }

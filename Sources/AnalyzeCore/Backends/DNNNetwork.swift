@@ -111,7 +111,8 @@ final class DNNNetwork {
         return found.prefix(Int(min(count, Int32(found.count)))).compactMap { d in
             guard [d.x, d.y, d.width, d.height, d.confidence].allSatisfy(\.isFinite) else { return nil }
             let l = d.labels
-            let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count)))).filter { $0.score.isFinite }
+            let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count)))).enumerated()
+                .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= ObjectRequest.minimumLabelScore) }.map(\.element)
             return RecognizedObjectObservation(boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
                                                labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
         }

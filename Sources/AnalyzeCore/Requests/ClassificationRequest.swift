@@ -14,7 +14,10 @@ public struct ClassificationRequest: ImageRequest {
 
     public init() { self.init(model: .efficientNetLite0) }
 
-    public init(model: NetworkModel = .efficientNetLite0, maximumLabels: Int = 5, minimumConfidence: Double = 0) {
+    /// Labels under 1% are left out by default: a card that lists `weasel 0%` says nothing.
+    public static let defaultMinimumConfidence = 0.01
+
+    public init(model: NetworkModel = .efficientNetLite0, maximumLabels: Int = 5, minimumConfidence: Double = ClassificationRequest.defaultMinimumConfidence) {
         self.model = model
         self.maximumLabels = maximumLabels
         self.minimumConfidence = minimumConfidence

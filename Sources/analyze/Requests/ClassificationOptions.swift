@@ -10,7 +10,7 @@ struct ClassificationOptions: RequestOptions {
     var maxLabels: Int = 5
 
     @Option(name: .customLong("min-label-confidence"), help: ArgumentHelp("With --classify, leave out labels below this probability, 0-1 (the best label is always kept).", valueName: "c"))
-    var minLabelConfidence: Double = 0
+    var minLabelConfidence: Double = ClassificationRequest.defaultMinimumConfidence
 
     var isAsked: Bool { classify }
 
