@@ -26,6 +26,30 @@ extern "C" int aocv_detect_horizon(const aocv_mat *gray, int working_side, int o
         aocv_resize_to(source, work, size);
         cv::GaussianBlur(work, work, cv::Size(3, 3), 0);
         cv::Mat valid(work.size(), CV_8UC1, cv::Scalar(255));
+        // A border (black bars of a letterboxed frame, a scan's black edge, a white mat) is not part of
+        // the scene: rows and columns at the edges that are one flat near-black or near-white colour
+        // (deviation under 4, mean under 24 or over 232), up to a fifth of the side, are left out of the
+        // search, so their edge with the picture is never taken for a horizon.
+        {
+            const auto flat = [](const cv::Mat &line) {
+                cv::Scalar mean, deviation;
+                cv::meanStdDev(line, mean, deviation);
+                return deviation[0] < 2 && (mean[0] < 10 || mean[0] > 245);
+            };
+            int top = 0, bottom = work.rows, left = 0, right = work.cols;
+            while (top < work.rows / 5 && flat(work.row(top))) ++top;
+            while (bottom > work.rows - work.rows / 5 && flat(work.row(bottom - 1))) --bottom;
+            while (left < work.cols / 5 && flat(work.col(left))) ++left;
+            while (right > work.cols - work.cols / 5 && flat(work.col(right - 1))) --right;
+            // One more pixel each side where a border was found: the blur spreads its edge.
+            if (top > 0) top = std::min(work.rows, top + 2);
+            if (bottom < work.rows) bottom = std::max(0, bottom - 2);
+            if (left > 0) left = std::min(work.cols, left + 2);
+            if (right < work.cols) right = std::max(0, right - 2);
+            if (bottom - top < work.rows / 2 || right - left < work.cols / 2) return 0;
+            valid.setTo(0);
+            valid(cv::Rect(left, top, right - left, bottom - top)).setTo(255);
+        }
         const cv::Point2f centre(work.cols / 2.0f, work.rows / 2.0f);
         const int band = std::max(3, work.rows / 25);
         const int rows = work.rows, cols = work.cols;

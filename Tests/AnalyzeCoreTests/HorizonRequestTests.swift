@@ -43,6 +43,23 @@ struct HorizonRequestTests {
         #expect(abs((found.angle - level.angle) - degrees) <= 1, "level \(level.angle)°, turned \(found.angle)°")
     }
 
+    /// Black bars (a letterboxed video frame, a scan's black edge) are not the horizon: summer_1am
+    /// with 300 px of black above and below gives its sea horizon, not the bars' edges.
+    @Test func blackBarsAreNotTheHorizon() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let source = Wallpaper.folder.appendingPathComponent("summer_1am/contents/images/2560x1600.jpg").path
+        let padded = folder.appendingPathComponent("letterboxed.png").path
+        let script = "import cv2, sys; im = cv2.imread(sys.argv[1]); "
+            + "cv2.imwrite(sys.argv[2], cv2.copyMakeBorder(im, 300, 300, 0, 0, cv2.BORDER_CONSTANT, value=(0, 0, 0)))"
+        let made = try runProgram("/usr/bin/python3", ["-c", script, source, padded])
+        try #require(made.status == 0)
+        let image = try UprightImage(decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: padded))), orientation: .up, maximumPixels: 10_000_000)
+        let found = try #require(try horizon(image))
+        // The sea horizon: at 63.5% of the photo's 1600 rows, 300 rows down.
+        #expect(abs(found.start.y - (300 + 0.635 * 1600)) < 0.03 * 1600, "found at \(found.start.y)")
+        #expect(abs(found.angle) <= 1)
+    }
+
     @Test func theHorizonLineCrossesTheImageWhereTheSeaMeetsTheSky() throws {
         let photo = try Wallpaper.image("summer_1am")
         let found = try #require(try horizon(photo))
