@@ -13,7 +13,7 @@ import Glibc
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Find rectangles, faces, barcodes and text in images, in batch; write annotated PNG, SVG and JSON per image.",
+        abstract: "Find rectangles, faces, barcodes, text, objects, labels, horizons and tracks in images, PDFs and videos, in batch; write annotated images or video, SVG, JSON and an HTML report.",
         version: AnalyzeVersion.tool,
         subcommands: [RunCommand.self, ReportCommand.self, ModelsCommand.self, VersionCommand.self],
         defaultSubcommand: RunCommand.self
@@ -34,16 +34,40 @@ struct Analyze: ParsableCommand {
             print(Analyze.helpMessage(for: RunCommand.self))
             return
         }
+        // `analyze help nosuch` is a usage error, not the overview with status 0.
+        if arguments.first == "help", arguments.count >= 2, !subcommandNames.contains(arguments[1]) {
+            Terminal.printError("Error: no such subcommand '\(arguments[1])'; the subcommands are \(subcommandNames.joined(separator: ", "))")
+            Foundation.exit(2)
+        }
+        var parsed: (any ParsableCommand)?
         do {
             var command = try parseAsRoot(arguments)
+            parsed = command
             try command.run()
         } catch {
+            // An error of a subcommand's run shows that subcommand's usage, not the root's.
+            let shown = parsed.flatMap { usageError(error, in: type(of: $0)) } ?? fullMessage(for: error)
             if exitCode(for: error) == .validationFailure {
-                Terminal.printError(fullMessage(for: error), keepingNewlines: true)
+                Terminal.printError(shown, keepingNewlines: true)
                 Foundation.exit(2)
+            }
+            if let parsed, exitCode(for: error) != .success {
+                type(of: parsed).exit(withError: error)
             }
             exit(withError: error)
         }
+    }
+}
+
+extension Analyze {
+    /// `Error: …` and the subcommand's usage, as `analyze …` (the default `run` without its name),
+    /// for a validation error its run threw; nil for other errors.
+    static func usageError(_ error: any Error, in command: any ParsableCommand.Type) -> String? {
+        guard let validation = error as? ValidationError, let name = command.configuration.commandName else { return nil }
+        var usage = command.usageString()
+        if usage.hasPrefix(name + " ") { usage.removeFirst(name.count + 1) }
+        let shown = command == RunCommand.self ? "analyze " + usage : "analyze \(name) " + usage
+        return "Error: \(validation.message)\nUsage: \(shown)\n  See 'analyze help \(name)' for more information."
     }
 }
 

@@ -103,6 +103,12 @@ struct RunCommand: ParsableCommand {
         // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
         var sources = InputCollector.files(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
+        // Nothing that exists (a typo, a device that is not there): a usage error, and no output folder.
+        let local = sources.filter { $0.kind != .stream || $0.path.hasPrefix("/dev/") }
+        if local.count == sources.count, !local.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            let names = local.prefix(3).map(\.path).joined(separator: ", ") + (local.count > 3 ? ", …" : "")
+            throw ValidationError("no such file, folder or device: \(names)")
+        }
         // ...and never holds an input: outputs would overwrite or mix with the user's files.
         if let clash = sources.first(where: { $0.kind != .stream && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
                                                  || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder)) }) {

@@ -18,10 +18,11 @@ struct CommandLineTests {
         return Fixture.root.deletingLastPathComponent().appendingPathComponent(".build/debug/analyze")
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -106,6 +107,23 @@ struct CommandLineTests {
         let again = try run([Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
                              "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path, "--resume"])
         #expect(again.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") && $0.contains("up to date (resumed)") }.count == 2)
+    }
+
+    /// A first hour's mistakes are usage errors that say what is wrong, with the right usage, and
+    /// leave nothing behind: a typo for a folder, a camera that is not there, an unknown help topic,
+    /// a report of a folder that does not exist.
+    @Test func mistakesAreUsageErrorsThatLeaveNothingBehind() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = try run(["photos"], in: folder)
+        #expect(typo.status == 2 && typo.stderr.contains("no such file, folder or device: photos") && typo.stderr.contains("Usage: analyze "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a typo left outputs behind")
+        let camera = try run(["/dev/video97", "-o", folder.appendingPathComponent("out").path])
+        #expect(camera.status == 2 && camera.stderr.contains("no such file, folder or device: /dev/video97"))
+        let help = try run(["help", "nosuch"])
+        #expect(help.status == 2 && help.stderr.contains("no such subcommand 'nosuch'"))
+        let report = try run(["report", "/nonexistent-folder"])
+        #expect(report.status == 2 && report.stderr.contains("no such folder") && report.stderr.contains("Usage: analyze report"))
     }
 
     @Test func helpExplainsEveryFlag() throws {
