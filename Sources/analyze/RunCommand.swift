@@ -179,16 +179,19 @@ struct RunCommand: ParsableCommand {
         if failed + checkFailed > 0 { throw ExitCode(1) }
     }
 
-    /// `analyze: found 3 barcodes, 42 text lines (310 words), 2 faces`: the run's totals per kind,
+    /// `1 face`, `2 faces`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
+
+    /// `analyze: found 3 barcodes, 42 text lines (310 words), 1 face`: the run's totals per kind,
     /// sorted by kind; nil when nothing was requested that counts.
     static func totalsLine(_ totals: [String: Int]) -> String? {
         let kinds = totals.keys.filter { $0 != "words" }.sorted()
         guard !kinds.isEmpty else { return nil }
         let parts = kinds.map { kind -> String in
             let n = totals[kind] ?? 0
-            if kind == "text" { return "\(n) text line(s)" + (totals["words"].map { " (\($0) words)" } ?? "") }
-            if kind == "classification" { return "\(n) label(s)" }
-            return "\(n) \(kind)"
+            if kind == "text" { return Self.count(n, "text line") + (totals["words"].map { " (" + Self.count($0, "word") + ")" } ?? "") }
+            if kind == "classification" { return Self.count(n, "label") }
+            return Self.count(n, kind.hasSuffix("s") ? String(kind.dropLast()) : kind)
         }
         return "analyze: found " + parts.joined(separator: ", ")
     }
