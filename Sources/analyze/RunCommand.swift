@@ -105,7 +105,7 @@ struct RunCommand: ParsableCommand {
         guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
         // Nothing that exists (a typo, a device that is not there): a usage error, and no output folder.
         let local = sources.filter { $0.kind != .stream || $0.path.hasPrefix("/dev/") }
-        if local.count == sources.count, !local.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+        if local.count == sources.count, !local.contains(where: { FilePathBytes.exists($0.path) }) {
             let names = local.prefix(3).map(\.path).joined(separator: ", ") + (local.count > 3 ? ", …" : "")
             throw ValidationError("no such file, folder or device: \(names)")
         }

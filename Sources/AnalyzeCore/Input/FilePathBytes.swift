@@ -59,6 +59,13 @@ public enum FilePathBytes {
         }
     }
 
+    /// Whether anything exists at `path`, by its raw bytes (a file, folder or device; a dangling
+    /// symbolic link counts: it is there to report).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return withCString(path) { lstat($0, &info) } == 0
+    }
+
     /// Whether `path` names a directory (following symbolic links, as for a command-line argument).
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
