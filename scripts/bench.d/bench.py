@@ -484,7 +484,9 @@ def main():
     outdir = os.path.join(REPO, "bench-results")
     os.makedirs(outdir, exist_ok=True)
     stamp = started.strftime("%Y-%m-%dT%H%M%S")
-    result = {"date": started.isoformat(timespec="seconds"), "folder": folder, "images": n, "machine": machine,
+    # The folder as the repository sees it (relative), never this machine's absolute path.
+    shown_folder = os.path.relpath(os.path.abspath(folder), REPO) if folder else folder
+    result = {"date": started.isoformat(timespec="seconds"), "folder": shown_folder, "images": n, "machine": machine,
               "total_seconds": round(total, 1), "rows": rows, "checks": checks, "stages": stages,
               "accuracy": accuracy_summary(accuracy) if accuracy else None, "failed_runs": failed_runs, "notes": notes,
               "analyze_runs": {f"{k[0]} --jobs {k[1]}": v["runs"] for k, v in analyze.items()}}
