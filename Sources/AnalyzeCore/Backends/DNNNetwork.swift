@@ -96,7 +96,7 @@ final class DNNNetwork {
     /// Objects in an upright image (`aocv_dnn_detect`), most confident first. `image` may be a
     /// reduction of an image of size `original` (see ``source(in:)``): boxes are the original's pixels.
     func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double, maximumOverlap: Double,
-                maximumObservations: Int) throws(AnalysisError) -> [RecognizedObjectObservation] {
+                maximumObservations: Int, minimumLabelScore: Double = 0) throws(AnalysisError) -> [RecognizedObjectObservation] {
         guard case .openCV(let handle) = engine else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
         var found = [aocv_detection](repeating: aocv_detection(), count: max(1, maximumObservations))
         var status = aocv_status()
@@ -112,7 +112,7 @@ final class DNNNetwork {
             guard [d.x, d.y, d.width, d.height, d.confidence].allSatisfy(\.isFinite) else { return nil }
             let l = d.labels
             let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count)))).enumerated()
-                .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= ObjectRequest.minimumLabelScore) }.map(\.element)
+                .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= minimumLabelScore) }.map(\.element)
             return RecognizedObjectObservation(boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
                                                labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
         }

@@ -78,3 +78,11 @@ final class ONNXSession {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension WorkerEngines {
+    /// The worker's session of `model`, created on first use: one per file, whichever engine asks
+    /// (the text gate and the line reader share PP-OCRv4's detector).
+    func onnxSession(_ model: ModelIdentity) throws(AnalysisError) -> ONNXSession {
+        try engine(ONNXSession.self, for: model) { () throws(AnalysisError) in try ONNXSession(model: model, models: self.models) }
+    }
+}

@@ -58,10 +58,10 @@ final class TextLineReader {
     /// What English text is written with, beyond printable ASCII.
     static let englishSigns: Set<Unicode.Scalar> = Set("€£¥¢°±×÷§©®™•–—‘’“”…·µ".unicodeScalars)
 
-    init(models: TextReaderModels, locator: ModelLocator) throws(AnalysisError) {
-        detector = try ONNXSession(model: models.detector, models: locator)
-        classifier = try ONNXSession(model: models.classifier, models: locator)
-        recognizer = try ONNXSession(model: models.recognizer, models: locator)
+    init(models: TextReaderModels, engines: WorkerEngines) throws(AnalysisError) {
+        detector = try engines.onnxSession(models.detector)
+        classifier = try engines.onnxSession(models.classifier)
+        recognizer = try engines.onnxSession(models.recognizer)
         guard let characters = recognizer.metadata("character"), !characters.isEmpty else {
             throw AnalysisError(.engineUnavailable, "the recognizer \(models.recognizer.name) carries no alphabet")
         }
@@ -281,7 +281,7 @@ extension WorkerEngines {
     /// The worker's PP-OCR networks, created on first use.
     func textLineReader(_ models: TextReaderModels) throws(AnalysisError) -> TextLineReader {
         try engine(TextLineReader.self, for: models) { () throws(AnalysisError) in
-            try TextLineReader(models: models, locator: self.models)
+            try TextLineReader(models: models, engines: self)
         }
     }
 }

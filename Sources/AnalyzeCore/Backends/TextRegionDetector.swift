@@ -16,8 +16,8 @@ final class TextRegionDetector {
     /// At most this many regions are reported.
     static let capacity = 512
 
-    init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
-        session = try ONNXSession(model: model, models: models)
+    init(model: ModelIdentity, engines: WorkerEngines) throws(AnalysisError) {
+        session = try engines.onnxSession(model)
     }
 
     /// The text regions of an upright gray or BGR image, in its pixels, in raster order of the
@@ -62,7 +62,7 @@ extension WorkerEngines {
     /// every size.
     func textRegionDetector(_ model: TextDetectorModel) throws(AnalysisError) -> TextRegionDetector {
         try engine(TextRegionDetector.self, for: model.identity) { () throws(AnalysisError) in
-            try TextRegionDetector(model: model.identity, models: self.models)
+            try TextRegionDetector(model: model.identity, engines: self)
         }
     }
 }

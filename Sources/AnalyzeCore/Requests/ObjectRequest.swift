@@ -37,7 +37,7 @@ public struct ObjectRequest: ImageRequest {
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [RecognizedObjectObservation] {
         let network = try engines.network(model)
         return try network.detect(in: network.source(in: image), reducedFrom: (image.width, image.height), minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
-                                  maximumObservations: maximumObservations)
+                                  maximumObservations: maximumObservations, minimumLabelScore: Self.minimumLabelScore)
     }
 }
 
