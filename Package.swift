@@ -34,7 +34,7 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
             // swiftc links it with the Swift runtime (swiftrt.o, libswiftCore.so): fine for development
             // builds; scripts/install and scripts/package link the same object again with g++, without it.
-            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat", "avutil"].map { .linkedLibrary($0) }
+            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(

@@ -1,4 +1,5 @@
-// Video reading and writing (cv::VideoCapture / cv::VideoWriter through FFmpeg) and the CSRT/KCF
+// Video reading (FFmpeg's libavformat and libavcodec; cv::VideoCapture for V4L2 cameras), writing
+// (cv::VideoWriter through FFmpeg) and the CSRT/KCF
 // trackers of OpenCV contrib. See include/aocv_video.h.
 //
 // Built as its own shared library, libAnalyzeVideo.so, which AnalyzeCore loads (dlopen) the first time
@@ -11,12 +12,19 @@
 #include <opencv2/tracking.hpp>
 #include <cstdarg>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
 #include <mutex>
 #include <string>
 #include <vector>
 extern "C" {
+#include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/log.h>
+#include <libavutil/time.h>
+#include <libswscale/swscale.h>
 }
 
 namespace {
@@ -74,9 +82,42 @@ cv::Rect clamp_box(const double box[4], const cv::Mat &frame) {
 
 }  // namespace
 
+/// An open video. Files and network streams are demuxed and decoded here with FFmpeg's own API (one
+/// decoding thread, so its log lines come on the calling thread): every frame is converted at its own
+/// size, a frame over the pixel limit is refused by the decoder before its buffers are allocated, and
+/// every blocking call is cut short by the interrupt callback (timeouts, the caller's abort). V4L2
+/// cameras go through cv::VideoCapture.
 struct aocv_video {
-    cv::VideoCapture capture;
     aocv_log_sink log;
+    // A camera.
+    cv::VideoCapture camera;
+    bool is_camera = false;
+    // A file or stream.
+    AVFormatContext *format = nullptr;
+    AVCodecContext *codec = nullptr;
+    AVFrame *frame = nullptr;
+    AVPacket *packet = nullptr;
+    SwsContext *sws = nullptr;
+    int stream = -1;
+    bool draining = false;
+    bool have_frame = false;
+    int rotation = 0;  // clockwise quarter turns that make a frame upright (0, 90, 180, 270)
+    int64_t max_pixels = INT64_MAX;
+    // The interrupt callback's state.
+    int64_t deadline_us = INT64_MAX;
+    int read_timeout_ms = 10000;
+    int (*abort_requested)(void *) = nullptr;
+    void *abort_context = nullptr;
+    int end = AOCV_VIDEO_READING;
+    int refused_frames = 0;
+
+    ~aocv_video() {
+        if (sws) sws_freeContext(sws);
+        if (packet) av_packet_free(&packet);
+        if (frame) av_frame_free(&frame);
+        if (codec) avcodec_free_context(&codec);
+        if (format) avformat_close_input(&format);
+    }
 };
 
 namespace {
@@ -122,89 +163,285 @@ std::string probe_local_demuxer(const std::string &url) {
     return std::string(format->name ? format->name : "");
 }
 
+/// FFmpeg's interrupt callback: nonzero (give up) past the deadline of the call in progress or when
+/// the caller asks to stop.
+int aocv_interrupt(void *opaque) {
+    auto *video = static_cast<aocv_video *>(opaque);
+    if (video->abort_requested && video->abort_requested(video->abort_context)) return 1;
+    return av_gettime_relative() > video->deadline_us ? 1 : 0;
+}
+
+void start_deadline(aocv_video *video, int milliseconds) {
+    video->deadline_us = milliseconds > 0 ? av_gettime_relative() + (int64_t)milliseconds * 1000 : INT64_MAX;
+}
+
+/// Why an FFmpeg call that returned `code` failed, in words, with the last error line FFmpeg logged.
+std::string describe(aocv_video *video, int code) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    av_strerror(code, text, sizeof text);
+    std::string why(text);
+    if (!video->log.lines.empty()) why += " (" + video->log.lines.back() + ")";
+    return why;
+}
+
+/// The quarter turns clockwise that make the stream's frames upright, from its display matrix (as
+/// OpenCV's FFmpeg backend and the ffmpeg command apply it).
+int rotation_of(AVStream *stream) {
+    const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nullptr);
+    if (!matrix) return 0;
+    // Measured on FFmpeg 5.1 (SequenceTests): a phone's `rotate=90` tag, whose frames are viewed turned
+    // 90° clockwise, reads +90 here, and OpenCV's backend turned such frames clockwise too.
+    double degrees = av_display_rotation_get(reinterpret_cast<const int32_t *>(matrix));
+    if (!std::isfinite(degrees)) return 0;
+    int turns = (int)std::lround(degrees / 90.0);
+    return ((turns % 4) + 4) % 4 * 90;
+}
+
+/// Opens `url` into `video`: with `demuxer` (the probed name of a local file's container), that demuxer
+/// alone, through the file protocol alone.
+void open_stream(aocv_video *video, const std::string &url, const std::string &demuxer, int open_timeout_ms) {
+    const bool local_file = !demuxer.empty();
+    video->format = avformat_alloc_context();
+    if (!video->format) throw std::runtime_error("out of memory");
+    video->format->interrupt_callback.callback = aocv_interrupt;
+    video->format->interrupt_callback.opaque = video;
+    AVDictionary *options = nullptr;
+    if (local_file) av_dict_set(&options, "protocol_whitelist", "file", 0);
+    start_deadline(video, open_timeout_ms);
+    const AVInputFormat *forced = local_file ? av_find_input_format(demuxer.substr(0, demuxer.find(',')).c_str()) : nullptr;
+    if (local_file && !forced) throw std::runtime_error("FFmpeg has no demuxer '" + demuxer + "'");
+    int opened = avformat_open_input(&video->format, url.c_str(), forced, &options);
+    av_dict_free(&options);
+    if (opened < 0) {
+        // avformat_open_input frees the context when it fails.
+        video->format = nullptr;
+        if (opened == AVERROR_EXIT) throw std::runtime_error(video->abort_requested && video->abort_requested(video->abort_context)
+                                                                 ? "opening was interrupted"
+                                                                 : "nothing came within " + std::to_string(open_timeout_ms / 1000) + " s");
+        throw std::runtime_error("FFmpeg could not open it: " + describe(video, opened));
+    }
+    if (local_file && !is_local_demuxer(video->format->iformat ? video->format->iformat->name : nullptr))
+        throw std::runtime_error("it is not a self-contained video file");
+    int found = avformat_find_stream_info(video->format, nullptr);
+    if (found < 0) throw std::runtime_error("FFmpeg could not read its streams: " + describe(video, found));
+    const AVCodec *decoder = nullptr;
+    video->stream = av_find_best_stream(video->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (video->stream < 0 || !decoder) throw std::runtime_error(video->stream == AVERROR_DECODER_NOT_FOUND ? "FFmpeg has no decoder for its video"
+                                                                                                         : "it holds no video stream");
+    AVStream *stream = video->format->streams[video->stream];
+    video->codec = avcodec_alloc_context3(decoder);
+    if (!video->codec) throw std::runtime_error("out of memory");
+    if (avcodec_parameters_to_context(video->codec, stream->codecpar) < 0) throw std::runtime_error("FFmpeg cannot use its codec parameters");
+    video->codec->pkt_timebase = stream->time_base;
+    video->codec->thread_count = 1;
+    // The decoder refuses a picture over the limit before allocating it (a 16000x16000 frame in a
+    // 320x240 video): the frame is dropped and counted, never decoded.
+    video->codec->max_pixels = video->max_pixels;
+    int codecOpened = avcodec_open2(video->codec, decoder, nullptr);
+    if (codecOpened < 0) throw std::runtime_error("FFmpeg could not start its decoder: " + describe(video, codecOpened));
+    video->frame = av_frame_alloc();
+    video->packet = av_packet_alloc();
+    if (!video->frame || !video->packet) throw std::runtime_error("out of memory");
+    video->rotation = rotation_of(stream);
+}
+
+/// Decodes the next frame into video->frame; false at the end, on a timeout, an abort or a read error
+/// (video->end says which).
+bool decode_next(aocv_video *video) {
+    av_frame_unref(video->frame);
+    video->have_frame = false;
+    while (true) {
+        int received = avcodec_receive_frame(video->codec, video->frame);
+        if (received == 0) {
+            video->have_frame = true;
+            return true;
+        }
+        if (received == AVERROR_EOF) {
+            video->end = AOCV_VIDEO_ENDED;
+            return false;
+        }
+        if (received != AVERROR(EAGAIN)) {
+            // A picture the decoder refused (damaged, or over the pixel limit): the next one is tried.
+            video->refused_frames += 1;
+            continue;
+        }
+        if (video->draining) {
+            video->end = AOCV_VIDEO_ENDED;
+            return false;
+        }
+        start_deadline(video, video->read_timeout_ms);
+        int read = av_read_frame(video->format, video->packet);
+        if (read == AVERROR(EAGAIN)) continue;
+        if (read < 0) {
+            if (read == AVERROR_EXIT) {
+                video->end = video->abort_requested && video->abort_requested(video->abort_context) ? AOCV_VIDEO_ABORTED : AOCV_VIDEO_STALLED;
+                return false;
+            }
+            if (read != AVERROR_EOF && !(video->format->pb && avio_feof(video->format->pb))) {
+                video->end = AOCV_VIDEO_FAILED;
+                if (video->log.lines.empty()) {
+                    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+                    av_strerror(read, text, sizeof text);
+                    video->log.lines.push_back(std::string("reading failed: ") + text);
+                    video->log.total += 1;
+                }
+                return false;
+            }
+            // The end of the input: what the decoder holds comes out next.
+            video->draining = true;
+            avcodec_send_packet(video->codec, nullptr);
+            continue;
+        }
+        if (video->packet->stream_index == video->stream) {
+            int sent = avcodec_send_packet(video->codec, video->packet);
+            if (sent < 0 && sent != AVERROR(EAGAIN) && sent != AVERROR_EOF) video->refused_frames += 1;
+        }
+        av_packet_unref(video->packet);
+    }
+}
+
+/// The stream's frames per second, as OpenCV's FFmpeg backend reckons it (0 when unknown).
+double stream_fps(aocv_video *video) {
+    AVStream *stream = video->format->streams[video->stream];
+    AVRational rate = av_guess_frame_rate(video->format, stream, nullptr);
+    double fps = rate.den > 0 ? av_q2d(rate) : 0;
+    if (!(fps > 0) && video->codec->time_base.num > 0) fps = 1.0 / av_q2d(video->codec->time_base);
+    return std::isfinite(fps) && fps > 0 && fps < 1000 ? fps : 0;
+}
+
+/// The frames the container declares, or its duration times the rate (as OpenCV reckons it).
+double stream_frames(aocv_video *video, double fps) {
+    AVStream *stream = video->format->streams[video->stream];
+    if (stream->nb_frames > 0) return (double)stream->nb_frames;
+    double seconds = video->format->duration != AV_NOPTS_VALUE ? (double)video->format->duration / AV_TIME_BASE : 0;
+    if (seconds < 1e-6 && stream->duration != AV_NOPTS_VALUE) seconds = stream->duration * av_q2d(stream->time_base);
+    double frames = std::floor(seconds * fps + 0.5);
+    return std::isfinite(frames) && frames > 0 ? frames : 0;
+}
+
 }  // namespace
 
-extern "C" aocv_video *aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, aocv_status *status) {
+extern "C" aocv_video *aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, int64_t max_pixels,
+                                       int (*_Nullable abort_requested)(void *), void *abort_context, aocv_status *status) {
     aocv_install_ffmpeg_log();
     return aocv_guard<aocv_video *>(status, nullptr, [&]() -> aocv_video * {
-        auto *video = new aocv_video();
+        std::unique_ptr<aocv_video> video(new aocv_video());
         aocv_sink_scope scope(&video->log);
+        video->max_pixels = max_pixels > 0 ? max_pixels : INT64_MAX;
+        video->read_timeout_ms = read_timeout_ms;
+        video->abort_requested = abort_requested;
+        video->abort_context = abort_context;
         std::string path(source);
-        bool opened;
         if (local_file) {
             // A local file is opened as what it is named: an absolute path behind `file:`, so that no
-            // part of its name reads as a protocol (`http:host:port.mp4`, `concat:a|b`), and only with
-            // a demuxer that cannot follow a reference to another file or the network.
-            if (path.empty() || path[0] != '/') {
-                delete video;
-                throw std::runtime_error("a local video must be given by its absolute path");
-            }
+            // part of its name reads as a protocol (`http:host:port.mp4`, `concat:a|b`), through the
+            // file protocol alone, and only with a demuxer that cannot follow a reference to another
+            // file or the network (probed from its bytes before any demuxer reads its header).
+            if (path.empty() || path[0] != '/') throw std::runtime_error("a local video must be given by its absolute path");
             std::string url = "file:" + path;
-            std::string demuxer;
-            try {
-                demuxer = probe_local_demuxer(url);
-            } catch (...) {
-                delete video;
-                throw;
-            }
+            std::string demuxer = probe_local_demuxer(url);
             if (!is_local_demuxer(demuxer.c_str())) {
-                delete video;
                 if (demuxer.empty()) throw std::runtime_error("FFmpeg does not recognise it as a video");
                 throw std::runtime_error("it is not a self-contained video file (FFmpeg reads it as '" + demuxer +
                                          "', which can name other files or network addresses); give a playlist as a stream URL");
             }
-            std::vector<int> params{cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, read_timeout_ms};
-            opened = video->capture.open(url, cv::CAP_FFMPEG, params);
+            open_stream(video.get(), url, demuxer, open_timeout_ms);
         } else if (path.rfind("/dev/video", 0) == 0) {
-            opened = video->capture.open(path, cv::CAP_V4L2);
+            video->is_camera = true;
+            if (!video->camera.open(path, cv::CAP_V4L2) || !video->camera.isOpened()) throw std::runtime_error("the camera could not be opened");
         } else {
-            std::vector<int> params{cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, read_timeout_ms};
-            opened = video->capture.open(path, cv::CAP_FFMPEG, params);
+            open_stream(video.get(), path, std::string(), open_timeout_ms);
         }
-        if (!opened || !video->capture.isOpened()) {
-            std::string why = video->log.lines.empty() ? std::string("FFmpeg could not open it as a video")
-                                                       : "FFmpeg could not open it: " + video->log.lines.back();
-            delete video;
-            throw std::runtime_error(why);
-        }
-        return video;
+        return video.release();
     });
 }
 
 extern "C" void aocv_video_info(const aocv_video *video, double *fps, double *frame_count, int *width, int *height) {
+    *fps = 0; *frame_count = 0; *width = 0; *height = 0;
     try {
-        auto &c = const_cast<cv::VideoCapture &>(video->capture);
-        double f = c.get(cv::CAP_PROP_FPS), n = c.get(cv::CAP_PROP_FRAME_COUNT);
-        *fps = std::isfinite(f) && f > 0 && f < 1000 ? f : 0;
-        *frame_count = std::isfinite(n) && n > 0 ? n : 0;
-        *width = (int)c.get(cv::CAP_PROP_FRAME_WIDTH);
-        *height = (int)c.get(cv::CAP_PROP_FRAME_HEIGHT);
+        if (video->is_camera) {
+            auto &c = const_cast<cv::VideoCapture &>(video->camera);
+            double f = c.get(cv::CAP_PROP_FPS);
+            *fps = std::isfinite(f) && f > 0 && f < 1000 ? f : 0;
+            *width = (int)c.get(cv::CAP_PROP_FRAME_WIDTH);
+            *height = (int)c.get(cv::CAP_PROP_FRAME_HEIGHT);
+            return;
+        }
+        auto *v = const_cast<aocv_video *>(video);
+        *fps = stream_fps(v);
+        *frame_count = stream_frames(v, *fps);
+        AVCodecParameters *parameters = v->format->streams[v->stream]->codecpar;
+        bool turned = v->rotation == 90 || v->rotation == 270;
+        *width = turned ? parameters->height : parameters->width;
+        *height = turned ? parameters->width : parameters->height;
     } catch (...) {
-        *fps = 0; *frame_count = 0; *width = 0; *height = 0;
     }
 }
 
 extern "C" int aocv_video_grab(aocv_video *video, double *time_ms) {
     try {
         aocv_sink_scope scope(&video->log);
-        if (!video->capture.grab()) return 0;
-        double t = video->capture.get(cv::CAP_PROP_POS_MSEC);
-        *time_ms = std::isfinite(t) ? t : -1;
+        *time_ms = -1;
+        if (video->is_camera) {
+            if (!video->camera.grab()) return 0;
+            double t = video->camera.get(cv::CAP_PROP_POS_MSEC);
+            *time_ms = std::isfinite(t) ? t : -1;
+            return 1;
+        }
+        // The end and an abort are final; after a stall or a failed read, the next call reads on.
+        if (video->end == AOCV_VIDEO_ENDED || video->end == AOCV_VIDEO_ABORTED) return 0;
+        video->end = AOCV_VIDEO_READING;
+        if (!decode_next(video)) return 0;
+        AVStream *stream = video->format->streams[video->stream];
+        int64_t pts = video->frame->best_effort_timestamp;
+        if (pts != AV_NOPTS_VALUE) {
+            if (stream->start_time != AV_NOPTS_VALUE) pts -= stream->start_time;
+            double t = pts * av_q2d(stream->time_base) * 1000;
+            if (std::isfinite(t)) *time_ms = t;
+        }
         return 1;
     } catch (...) {
+        video->end = AOCV_VIDEO_FAILED;
         return 0;
     }
+}
+
+extern "C" int aocv_video_end(const aocv_video *video, int *refused_frames) {
+    *refused_frames = video->refused_frames;
+    return video->end;
 }
 
 extern "C" aocv_mat *aocv_video_retrieve(aocv_video *video, aocv_status *status) {
     return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
         aocv_sink_scope scope(&video->log);
-        cv::Mat frame;
-        if (!video->capture.retrieve(frame) || frame.empty()) throw std::runtime_error("the frame could not be decoded");
-        if (frame.depth() != CV_8U) throw std::runtime_error("the frame is not 8-bit");
-        if (frame.channels() == 4) cv::cvtColor(frame, frame, cv::COLOR_BGRA2BGR);
-        // A capture reuses its buffer: the frame must own its pixels.
-        return aocv_wrap(frame.clone());
+        cv::Mat out;
+        if (video->is_camera) {
+            cv::Mat frame;
+            if (!video->camera.retrieve(frame) || frame.empty()) throw std::runtime_error("the frame could not be decoded");
+            if (frame.depth() != CV_8U) throw std::runtime_error("the frame is not 8-bit");
+            if (frame.channels() == 4) cv::cvtColor(frame, frame, cv::COLOR_BGRA2BGR);
+            // A capture reuses its buffer: the frame must own its pixels.
+            return aocv_wrap(frame.clone());
+        }
+        if (!video->have_frame) throw std::runtime_error("no frame was read");
+        AVFrame *f = video->frame;
+        if (f->width <= 0 || f->height <= 0) throw std::runtime_error("the frame is empty");
+        if ((int64_t)f->width * f->height > video->max_pixels)
+            throw std::runtime_error("the frame is " + std::to_string(f->width) + "x" + std::to_string(f->height) + ", over the pixel limit");
+        video->sws = sws_getCachedContext(video->sws, f->width, f->height, (AVPixelFormat)f->format, f->width, f->height, AV_PIX_FMT_BGR24,
+                                          SWS_BICUBIC, nullptr, nullptr, nullptr);
+        if (!video->sws) throw std::runtime_error("FFmpeg cannot convert its pixel format");
+        out.create(f->height, f->width, CV_8UC3);
+        uint8_t *planes[4] = {out.data, nullptr, nullptr, nullptr};
+        int strides[4] = {(int)out.step[0], 0, 0, 0};
+        sws_scale(video->sws, f->data, f->linesize, 0, f->height, planes, strides);
+        switch (video->rotation) {
+        case 90: cv::rotate(out, out, cv::ROTATE_90_CLOCKWISE); break;
+        case 180: cv::rotate(out, out, cv::ROTATE_180); break;
+        case 270: cv::rotate(out, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+        default: break;
+        }
+        return aocv_wrap(out);
     });
 }
 
@@ -228,10 +465,10 @@ extern "C" void aocv_video_close(aocv_video *video) {
     if (!video) return;
     try {
         aocv_sink_scope scope(&video->log);
-        video->capture.release();
+        if (video->is_camera) video->camera.release();
+        delete video;
     } catch (...) {
     }
-    delete video;
 }
 
 struct aocv_video_writer {

@@ -166,6 +166,50 @@ struct HEIFTests {
 
     /// The primary item's type is read from untrusted bytes: every prefix and thousands of damaged
     /// copies of a file give a type or nil, never a trap.
+    /// A HEIF whose primary item is a grid with `width`×`height` output declared in its item data
+    /// (32-bit sizes in an idat box, or 16-bit ones at a file offset), and no ispe at all: what a
+    /// patched iPhone grid looks like to the size check (an iPhone photo is a grid of 512-px tiles).
+    static func gridHEIF(width: Int, height: Int, wide: Bool) -> [UInt8] {
+        func be(_ value: Int, _ size: Int) -> [UInt8] { (0 ..< size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count + 8, 4) + Array(type.utf8) + body }
+        let ftyp = box("ftyp", Array("heic".utf8) + be(0, 4) + Array("mif1heic".utf8))
+        let gridData: [UInt8] = [0, wide ? 1 : 0, 1, 1] + be(width, wide ? 4 : 2) + be(height, wide ? 4 : 2)
+        let pitm = box("pitm", [0, 0, 0, 0] + be(1, 2))
+        let infe = box("infe", [2, 0, 0, 0] + be(1, 2) + be(0, 2) + Array("grid".utf8) + [0])
+        let iinf = box("iinf", [0, 0, 0, 0] + be(1, 2) + infe)
+        func meta(offset: Int) -> [UInt8] {
+            // iloc version 1: 4-byte offsets and lengths; construction method 1 (idat) or 0 (file).
+            let iloc = box("iloc", [1, 0, 0, 0, 0x44, 0x00] + be(1, 2) + be(1, 2) + be(wide ? 1 : 0, 2) + be(0, 2) + be(1, 2)
+                           + be(offset, 4) + be(gridData.count, 4))
+            return box("meta", [0, 0, 0, 0] + pitm + iinf + iloc + (wide ? box("idat", gridData) : []))
+        }
+        if wide { return ftyp + meta(offset: 0) }
+        let dataOffset = ftyp.count + meta(offset: 0).count + 8
+        return ftyp + meta(offset: dataOffset) + box("mdat", gridData)
+    }
+
+    @Test func aGridIsCheckedAtTheSizeItsOwnDataDeclares() throws {
+        for wide in [true, false] {
+            let huge = Self.gridHEIF(width: 32000, height: wide ? 32000 : 30000, wide: wide)
+            #expect(HEIFPrimaryItem.derivedCanvasSizes(in: huge).map { "\($0.type) \($0.width)x\($0.height)" } == ["grid 32000x\(wide ? 32000 : 30000)"])
+            let error = try #require(throws: AnalysisError.self) { _ = try UprightImage(decoding: huge, orientation: .up, maximumPixels: 20_000_000) }
+            #expect(error.code == .tooLarge && error.message.contains("grid image is 32000x"), "\(error.message)")
+        }
+        // An ordinary HEIC has no derived item; damaged boxes give nothing rather than a crash.
+        let plain = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
+        #expect(HEIFPrimaryItem.derivedCanvasSizes(in: plain).isEmpty)
+        let grid = Self.gridHEIF(width: 4032, height: 3024, wide: false)
+        for length in 0 ..< grid.count { _ = HEIFPrimaryItem.derivedCanvasSizes(in: Array(grid.prefix(length))) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< 3000 {
+            var damaged = grid
+            for _ in 0 ..< Int.random(in: 1 ... 4, using: &generator) {
+                damaged[Int.random(in: 0 ..< damaged.count, using: &generator)] = UInt8.random(in: 0 ... 255, using: &generator)
+            }
+            _ = HEIFPrimaryItem.derivedCanvasSizes(in: damaged)
+        }
+    }
+
     @Test func thePrimaryItemTypeIsReadSafely() throws {
         let bytes = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
         #expect(HEIFPrimaryItem.type(in: bytes) == "hvc1")

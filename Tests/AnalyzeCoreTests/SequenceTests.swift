@@ -634,6 +634,87 @@ struct SequenceTests {
         #expect(names.contains("stream-127.0.0.1-\(port).mp4") && !names.contains { $0.hasPrefix(".analyze-") })
     }
 
+    /// Runs ffmpeg with `arguments` (quiet, no stdin) and waits for it.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ffmpeg makes the test videos (scripts/test installs it)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+    }
+
+    /// An MJPEG AVI whose frames change size: three 320×240, one 1600×1000 (over a 1 MP limit), two 64×48.
+    @Test func framesThatChangeSizeAreEachDecodedAtTheirOwnSizeAndOneOverTheLimitIsRefused() throws {
+        let folder = try Fixture.temporaryDirectory()
+        let photo = try OpenCVSample.path("messi5.jpg")
+        var stream = Data()
+        for (name, size) in [("a", "320:240"), ("b", "1600:1000"), ("c", "64:48")] {
+            let jpeg = folder.appendingPathComponent(name + ".jpg")
+            try Self.ffmpeg(["-i", photo, "-vf", "scale=" + size, jpeg.path])
+            let bytes = try Data(contentsOf: jpeg)
+            stream += name == "a" ? bytes + bytes + bytes : name == "b" ? bytes : bytes + bytes
+        }
+        let pipe = folder.appendingPathComponent("frames.mjpeg"), video = folder.appendingPathComponent("mixed.avi")
+        try stream.write(to: pipe)
+        try Self.ffmpeg(["-f", "jpeg_pipe", "-framerate", "10", "-i", pipe.path, "-c", "copy", video.path])
+        let source = ImageSource(path: video.path, outputName: "mixed", kind: .video)
+        var runner = BatchRunner(sources: [source], requests: RequestSet([RectangleRequest()]),
+                                 output: OutputOptions(directory: folder.appendingPathComponent("out"), writePNG: true, writeSVG: false), jobs: 1)
+        runner.maximumPixels = 1_000_000
+        let outcome = try #require(try runner.run().first)
+        let sequence = try #require(outcome.sequence?.sequence, "\(String(describing: outcome.error))")
+        // The large frame is refused by the decoder (never allocated) and said; the small ones are
+        // themselves, not copies of the frame before, and carry their own size.
+        #expect(sequence.framesAnalysed == 5 && sequence.width == 320 && sequence.height == 240)
+        #expect(sequence.warnings.contains { $0.contains("1 picture(s) could not be decoded") && $0.contains("1000000 pixels") }, "\(sequence.warnings)")
+        #expect(sequence.warnings.contains { $0.contains("frame 3 is 64x48, the frames before it 320x240") }, "\(sequence.warnings)")
+        let json = try SequenceJSON(folder.appendingPathComponent("out/mixed.json"))
+        #expect(json.frames.map { "\($0["width"] as? Int ?? 0)x\($0["height"] as? Int ?? 0)" } == ["0x0", "0x0", "0x0", "64x48", "64x48"])
+        #expect(json.frames.prefix(3).allSatisfy { ($0["rectangles"] as? [Any])?.isEmpty == false })
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/mixed.mp4").path))
+    }
+
+    /// A stream served over HTTP that ends when its video does is a complete analysis, not a failure.
+    @Test func anHTTPStreamThatEndsIsComplete() throws {
+        let port = Int.random(in: 20_000 ... 40_000)
+        let url = "http://127.0.0.1:\(port)/clip.ts"
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: ffmpeg)
+        server.arguments = ["-nostdin", "-loglevel", "error", "-i", try OpenCVSample.path("vtest.avi"), "-t", "2", "-c:v", "mpeg4",
+                            "-f", "mpegts", "-listen", "1", url]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let out = try Fixture.temporaryDirectory()
+        let run = try CommandLineTests().run([url, "--rects", "--no-png", "-o", out.path])
+        #expect(run.status == 0 && run.stderr.contains("ok   " + url), "\(run.stderr)")
+        #expect(!run.stderr.contains("stalled") && !run.stderr.contains("partial"), "\(run.stderr)")
+    }
+
+    /// A stream that accepts the connection and sends nothing: `--duration 2` ends the wait for it
+    /// (FFmpeg's open would otherwise wait out its 15 s), as Ctrl-C does.
+    @Test func durationCutsShortTheOpeningOfASilentStream() throws {
+        let port = Int.random(in: 20_000 ... 40_000)
+        let silent = Process()
+        silent.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        silent.arguments = ["-c", "import socket, time\ns = socket.socket()\ns.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+                            + "s.bind(('127.0.0.1', \(port)))\ns.listen()\nc, _ = s.accept()\ntime.sleep(40)\n"]
+        try silent.run()
+        defer { silent.terminate() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let out = try Fixture.temporaryDirectory()
+        let started = Date()
+        let run = try CommandLineTests().run(["http://127.0.0.1:\(port)/live", "--rects", "--duration", "2", "-o", out.path])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 1 && run.stderr.contains("interrupted"), "\(run.stderr)")
+        #expect(elapsed < 12, "waited \(elapsed) s: the 15 s open timeout, not --duration")
+    }
+
     @Test func aStreamsPasswordNeverReachesTheOutputs() throws {
         let out = try Fixture.temporaryDirectory()
         // Nothing listens on port 9: both fail at once, with FFmpeg's reason (which quotes the URL).

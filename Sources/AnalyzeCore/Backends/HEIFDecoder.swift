@@ -52,6 +52,10 @@ enum HEIFDecoder {
     }
 
     private static func decodeOnce(_ bytes: [UInt8], maximumPixels: Int, ffmpeg: Bool) throws(Failure) -> OpenCVMat {
+        // A grid or an overlay is decoded onto the canvas its own data declares, not its ispe's size.
+        if let canvas = HEIFPrimaryItem.derivedCanvasSizes(in: bytes).first, canvas.width * canvas.height > maximumPixels {
+            throw .failed(AnalysisError(.tooLarge, "the HEIF container's \(canvas.type) image is \(canvas.width)x\(canvas.height) = \(canvas.width * canvas.height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)"))
+        }
         guard let context = heif_context_alloc() else { throw .failed(AnalysisError(.engineFailed, "heif_context_alloc failed")) }
         defer { heif_context_free(context) }
         do {
@@ -66,6 +70,7 @@ enum HEIFDecoder {
             guard width * height <= maximumPixels else {
                 throw AnalysisError(.tooLarge, "the HEIF container claims \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
             }
+
             // An 8-bit image is asked for as three 4:4:4 planes and interleaved here: libheif's own
             // interleaving after its YCbCr-to-RGB step cost another pass over the image (a 12 MP iPhone
             // photo: about 430 → 350 ms of CPU), and the pixels are the same byte for byte. A deeper image
@@ -81,6 +86,11 @@ enum HEIFDecoder {
             try check(decoded, "cannot decode the image")
             guard let image else { throw AnalysisError(.undecodable, "HEIF: decoding gave no image") }
             defer { heif_image_release(image) }
+            let channel = eightBit ? heif_channel_R : heif_channel_interleaved
+            let decodedWidth = Int(heif_image_get_width(image, channel)), decodedHeight = Int(heif_image_get_height(image, channel))
+            guard decodedWidth * decodedHeight <= maximumPixels else {
+                throw AnalysisError(.tooLarge, "the HEIF image decoded to \(decodedWidth)x\(decodedHeight) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+            }
             return eightBit ? try planes(of: image) : try interleaved(image)
         } catch let error as AnalysisError {
             throw .failed(error)

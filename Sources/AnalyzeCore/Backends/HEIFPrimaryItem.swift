@@ -25,6 +25,92 @@ enum HEIFPrimaryItem {
         return nil
     }
 
+    /// The output size every derived image item (`grid`, `iovl`) of the file declares in its own data
+    /// (ISO/IEC 23008-12 §6.6.2.3): libheif decodes a grid or an overlay onto a canvas of that size,
+    /// whatever its `ispe` property says (a grid patched to 32000×32000 behind an `ispe` of 2566×3313).
+    /// Items whose data cannot be found or read are left out; the file then fails in libheif.
+    static func derivedCanvasSizes(in bytes: [UInt8]) -> [(type: String, width: Int, height: Int)] {
+        guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else { return [] }
+        let children = boxes(in: bytes, from: meta.start + 4, to: meta.end)
+        guard let iinf = children.first(where: { $0.type == "iinf" }), iinf.start + 4 <= iinf.end,
+              let iloc = children.first(where: { $0.type == "iloc" }) else { return [] }
+        let idat = children.first(where: { $0.type == "idat" })
+        let entries = iinf.start + 4 + (bytes[iinf.start] == 0 ? 2 : 4)
+        guard entries <= iinf.end else { return [] }
+        var derived: [Int: String] = [:]
+        for infe in boxes(in: bytes, from: entries, to: iinf.end) where infe.type == "infe" && infe.start + 4 <= infe.end {
+            let version = bytes[infe.start]
+            guard version == 2 || version == 3 else { continue }
+            let idSize = version == 2 ? 2 : 4
+            let typeStart = infe.start + 4 + idSize + 2
+            guard let id = integer(bytes, at: infe.start + 4, size: idSize, end: infe.end), typeStart + 4 <= infe.end else { continue }
+            let type = String(decoding: bytes[typeStart ..< typeStart + 4], as: UTF8.self)
+            if type == "grid" || type == "iovl" { derived[id] = type }
+        }
+        guard !derived.isEmpty else { return [] }
+        var sizes: [(type: String, width: Int, height: Int)] = []
+        for (id, start) in itemStarts(bytes, iloc: iloc, idat: idat) {
+            guard let type = derived[id] else { continue }
+            // grid: version, flags, rows−1, columns−1; iovl: version, flags, four 16-bit fill values.
+            // Then the output width and height, 32-bit when flags bit 0 is set, else 16-bit.
+            guard start + 2 <= bytes.count else { continue }
+            let wide = bytes[start + 1] & 1 == 1
+            let at = start + (type == "grid" ? 4 : 10)
+            let size = wide ? 4 : 2
+            guard let width = integer(bytes, at: at, size: size, end: bytes.count),
+                  let height = integer(bytes, at: at + size, size: size, end: bytes.count) else { continue }
+            sizes.append((type, width, height))
+        }
+        return sizes.sorted { ($0.width * $0.height, $0.type) > ($1.width * $1.height, $1.type) }
+    }
+
+    /// Where each item's data starts in `bytes`, from the `iloc` box: its first extent, in the file
+    /// (construction method 0) or in the `idat` box (method 1). Items stored otherwise are left out.
+    private static func itemStarts(_ bytes: [UInt8], iloc: Box, idat: Box?) -> [(id: Int, start: Int)] {
+        let end = iloc.end
+        guard iloc.start + 6 <= end else { return [] }
+        let version = bytes[iloc.start]
+        guard version <= 2 else { return [] }
+        let offsetSize = Int(bytes[iloc.start + 4] >> 4), lengthSize = Int(bytes[iloc.start + 4] & 15)
+        let baseOffsetSize = Int(bytes[iloc.start + 5] >> 4), indexSize = version >= 1 ? Int(bytes[iloc.start + 5] & 15) : 0
+        var at = iloc.start + 6
+        guard let count = integer(bytes, at: at, size: version < 2 ? 2 : 4, end: end) else { return [] }
+        at += version < 2 ? 2 : 4
+        var starts: [(id: Int, start: Int)] = []
+        for _ in 0 ..< min(count, 65536) {
+            guard let id = integer(bytes, at: at, size: version < 2 ? 2 : 4, end: end) else { break }
+            at += version < 2 ? 2 : 4
+            var method = 0
+            if version >= 1 {
+                guard let field = integer(bytes, at: at, size: 2, end: end) else { break }
+                method = field & 15
+                at += 2
+            }
+            at += 2  // data reference index
+            guard let base = baseOffsetSize == 0 ? 0 : integer(bytes, at: at, size: baseOffsetSize, end: end) else { break }
+            at += baseOffsetSize
+            guard let extents = integer(bytes, at: at, size: 2, end: end) else { break }
+            at += 2
+            var first: Int?
+            for _ in 0 ..< extents {
+                at += indexSize
+                guard let offset = offsetSize == 0 ? 0 : integer(bytes, at: at, size: offsetSize, end: end) else { return starts }
+                at += offsetSize + lengthSize
+                guard at <= end else { return starts }
+                if first == nil { first = offset }
+            }
+            guard let first else { continue }
+            let (sum, overflow) = base.addingReportingOverflow(first)
+            guard !overflow else { continue }
+            switch method {
+            case 0: starts.append((id, sum))
+            case 1: if let idat { let (inside, o) = idat.start.addingReportingOverflow(sum); if !o, inside < idat.end { starts.append((id, inside)) } }
+            default: continue
+            }
+        }
+        return starts
+    }
+
     private struct Box {
         let type: String
         /// Where its contents start and end (after its header).

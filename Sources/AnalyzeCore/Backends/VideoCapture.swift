@@ -1,16 +1,20 @@
 import Foundation
 internal import COpenCVShim
 
-/// An open video file, stream or camera (`cv::VideoCapture` through FFmpeg, or V4L2 for
+/// An open video file or stream (demuxed and decoded by FFmpeg in the video shim) or camera (V4L2,
 /// `/dev/video*`), read frame by frame. Used by one thread at a time; closed in `deinit`.
 ///
-/// Opening and every read give up after their timeouts, so a stalled stream or a damaged file
-/// cannot hang a worker. FFmpeg's error lines never reach stderr: ``takeLog()`` returns them.
-/// OpenCV applies a video's rotation metadata itself (its default), so frames come upright.
+/// Opening and every read give up after their timeouts, or as soon as `shouldStop` says so (Ctrl-C,
+/// `--duration`), so a stalled stream or a damaged file cannot hang a worker. Every frame is
+/// converted at its own size, turned upright by the stream's rotation; a picture over the pixel
+/// limit is refused by the decoder before it is allocated and counted in ``refusedFrames``.
+/// FFmpeg's error lines never reach stderr: ``takeLog()`` returns them.
 /// `@unchecked Sendable`: a live source hands it to its reader thread, which alone uses it from then on.
 final class VideoCapture: @unchecked Sendable {
     private let library: VideoLibrary
     private let handle: OpaquePointer
+    /// Kept alive for the handle's interrupt callback.
+    private let stopCheck: StopCheck?
     /// Frames per second the container declares; nil when it does not say.
     let declaredFPS: Double?
     /// Frames the container declares (an estimate for some formats); nil when unknown (streams).
@@ -18,19 +22,34 @@ final class VideoCapture: @unchecked Sendable {
     let width: Int
     let height: Int
 
+    /// Why reading stopped.
+    enum End: Int32 {
+        case reading = 0, ended, stalled, aborted, failed
+    }
+
     /// Opens `source`: a local file (`localFile`; its absolute path, opened through FFmpeg's file
     /// protocol alone and only when its container cannot name other files or addresses), or a stream
     /// URL or `/dev/video*` device the user named as such.
-    init(_ source: String, localFile: Bool, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10)) throws(AnalysisError) {
+    init(_ source: String, localFile: Bool, maximumPixels: Int = .max, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
+         shouldStop: (@Sendable () -> Bool)? = nil) throws(AnalysisError) {
         let library = try VideoLibrary.get()
         var status = aocv_status()
-        let opened = library.videoOpen(localFile ? Self.absolute(source) : source, localFile ? 1 : 0, Int32(clamping: openTimeout.milliseconds),
-                                       Int32(clamping: readTimeout.milliseconds), &status)
+        let stopCheck = shouldStop.map(StopCheck.init)
+        let context = stopCheck.map { Unmanaged.passUnretained($0).toOpaque() }
+        let callback: VideoLibrary.AbortCallback? = stopCheck == nil ? nil : { context in
+            guard let context else { return 0 }
+            return Unmanaged<StopCheck>.fromOpaque(context).takeUnretainedValue().check() ? 1 : 0
+        }
+        let opened = withExtendedLifetime(stopCheck) {
+            library.videoOpen(localFile ? Self.absolute(source) : source, localFile ? 1 : 0, Int32(clamping: openTimeout.milliseconds),
+                              Int32(clamping: readTimeout.milliseconds), Int64(maximumPixels), callback, context, &status)
+        }
         guard let handle = opened else {
             throw AnalysisError(.undecodable, OpenCVMat.message(of: &status))
         }
         self.library = library
         self.handle = handle
+        self.stopCheck = stopCheck
         var fps = 0.0, count = 0.0
         var w: Int32 = 0, h: Int32 = 0
         library.videoInfo(handle, &fps, &count, &w, &h)
@@ -38,6 +57,12 @@ final class VideoCapture: @unchecked Sendable {
         declaredFrameCount = count >= 1 && count < 1e9 ? Int(count) : nil
         width = Int(w)
         height = Int(h)
+    }
+
+    /// The closure FFmpeg's interrupt callback asks, boxed for its context pointer.
+    private final class StopCheck {
+        let check: @Sendable () -> Bool
+        init(_ check: @escaping @Sendable () -> Bool) { self.check = check }
     }
 
     deinit { library.videoClose(handle) }
@@ -58,7 +83,20 @@ final class VideoCapture: @unchecked Sendable {
         return .some(milliseconds >= 0 ? milliseconds / 1000 : nil)
     }
 
-    /// The frame last grabbed, 8-bit BGR (or gray), owning its pixels.
+    /// Why the last grab found no frame (``End/reading`` while frames come).
+    var end: End {
+        var refused: Int32 = 0
+        return End(rawValue: library.videoEnd(handle, &refused)) ?? .failed
+    }
+
+    /// Pictures the decoder refused so far: damaged, or over the pixel limit.
+    var refusedFrames: Int {
+        var refused: Int32 = 0
+        _ = library.videoEnd(handle, &refused)
+        return Int(refused)
+    }
+
+    /// The frame last grabbed, 8-bit BGR at its own size, upright, owning its pixels.
     func retrieve() throws(AnalysisError) -> OpenCVMat {
         try OpenCVMat.make(.undecodable) { library.videoRetrieve(handle, $0) }
     }

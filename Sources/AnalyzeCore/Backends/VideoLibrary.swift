@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 internal import COpenCVShim
 
-/// The video shim, `libAnalyzeVideo.so` (Sources/CVideoShim: `cv::VideoCapture`, `cv::VideoWriter`,
+/// The video shim, `libAnalyzeVideo.so` (Sources/CVideoShim: FFmpeg's demuxers and decoders, `cv::VideoWriter`,
 /// the CSRT/KCF trackers), opened the first time a sequence needs it.
 ///
 /// Why not linked: OpenCV's videoio brings FFmpeg, GStreamer and their codecs, 100 shared libraries
@@ -14,13 +14,17 @@ internal import COpenCVShim
 /// explicitly.
 struct VideoLibrary: @unchecked Sendable {
     typealias Status = UnsafeMutablePointer<aocv_status>
-    typealias VideoOpenFunction = @convention(c) (UnsafePointer<CChar>, Int32, Int32, Int32, Status) -> OpaquePointer?
+    typealias AbortCallback = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+    typealias VideoOpenFunction = @convention(c) (UnsafePointer<CChar>, Int32, Int32, Int32, Int64, AbortCallback?, UnsafeMutableRawPointer?,
+                                                  Status) -> OpaquePointer?
     let videoOpen: VideoOpenFunction
     typealias VideoInfoFunction = @convention(c) (OpaquePointer, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>,
                                    UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Void
     let videoInfo: VideoInfoFunction
     typealias VideoGrabFunction = @convention(c) (OpaquePointer, UnsafeMutablePointer<Double>) -> Int32
     let videoGrab: VideoGrabFunction
+    typealias VideoEndFunction = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int32>) -> Int32
+    let videoEnd: VideoEndFunction
     typealias VideoRetrieveFunction = @convention(c) (OpaquePointer, Status) -> OpaquePointer?
     let videoRetrieve: VideoRetrieveFunction
     typealias VideoTakeLogFunction = @convention(c) (OpaquePointer, UnsafeMutablePointer<CChar>, Int) -> Int32
@@ -81,7 +85,7 @@ struct VideoLibrary: @unchecked Sendable {
         }
         if let reason = reasons.first {
             // The library is there but what it links is not (a package installed without its Recommends).
-            return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) cannot be loaded (\(reason)); install OpenCV's video and contrib libraries and FFmpeg's libavutil (on Debian 12: apt install libopencv-videoio406 libopencv-contrib406 libavutil57, which the analyze package recommends)"))
+            return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) cannot be loaded (\(reason)); install OpenCV's video and contrib libraries and FFmpeg's (on Debian 12: apt install libopencv-videoio406 libopencv-contrib406 libavformat59 libavcodec59 libswscale6 libavutil57, which the analyze package recommends)"))
         }
         return .failure(AnalysisError(.engineUnavailable, "video support is missing: \(fileName) was not found (looked for \(paths.joined(separator: ", "))); build it with `swift build --product AnalyzeVideo` (scripts/setup does)"))
     }
@@ -94,6 +98,7 @@ struct VideoLibrary: @unchecked Sendable {
         guard let videoOpen = symbol("aocv_video_open", as: VideoOpenFunction.self),
               let videoInfo = symbol("aocv_video_info", as: VideoInfoFunction.self),
               let videoGrab = symbol("aocv_video_grab", as: VideoGrabFunction.self),
+              let videoEnd = symbol("aocv_video_end", as: VideoEndFunction.self),
               let videoRetrieve = symbol("aocv_video_retrieve", as: VideoRetrieveFunction.self),
               let videoTakeLog = symbol("aocv_video_take_log", as: VideoTakeLogFunction.self),
               let videoClose = symbol("aocv_video_close", as: VideoCloseFunction.self),
@@ -108,6 +113,7 @@ struct VideoLibrary: @unchecked Sendable {
         self.videoOpen = videoOpen
         self.videoInfo = videoInfo
         self.videoGrab = videoGrab
+        self.videoEnd = videoEnd
         self.videoRetrieve = videoRetrieve
         self.videoTakeLog = videoTakeLog
         self.videoClose = videoClose

@@ -25,7 +25,7 @@ extension BatchRunner {
             let frames: any FrameSource = try timings.measure("open") { () throws(AnalysisError) -> any FrameSource in
                 switch source.kind {
                 case .frames: try FolderFrameSource(folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
-                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels, cancellation: cancellation)
+                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels, duration: sampling.duration, cancellation: cancellation)
                 case .video, .image: try VideoFrameSource(path: source.path, maximumPixels: maximumPixels)
                 }
             }
@@ -65,8 +65,11 @@ extension BatchRunner {
                     }
                     if firstTime == nil { firstTime = frame.time }
                     lastTime = frame.time ?? lastTime
-                    let result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, precomputed: analysis,
+                    var result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, precomputed: analysis,
                                                  timings: &timings)
+                    if frame.image.width != sequence.width || frame.image.height != sequence.height {
+                        result.size = (frame.image.width, frame.image.height)
+                    }
                     sequence.framesAnalysed += 1
                     summary.add(result)
                     if let onFrame { onFrame(source, result) }

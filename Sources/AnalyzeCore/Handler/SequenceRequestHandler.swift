@@ -131,14 +131,22 @@ public final class SequenceRequestHandler {
         return result
     }
 
-    /// The previous frame, 64×48 gray, for cut detection.
+    /// The previous frame, 64×48 gray, and its size, for cut detection.
     private var previousThumbnail: [UInt8]?
+    private var previousSize: (width: Int, height: Int)?
 
-    /// Whether `frame` starts another shot: the mean absolute difference of 64×48 gray copies of it
+    /// Whether `frame` starts another shot: a frame of another size than the previous one, or the mean absolute difference of 64×48 gray copies of it
     /// and the previous analysed frame, at the best of the shifts up to 6 columns and 5 rows each way
     /// (a camera that jumps by up to a tenth of the frame: a handheld shot is one shot), is over 25
     /// (of 255). Hard cuts in Megamind.avi measure 40–90; motion within a shot under 15.
     private func isCut(_ frame: UprightImage) -> Bool {
+        // Frames of another size (a folder of mixed photos, a stream that changes resolution): the
+        // boxes of the tracks no longer mean anything on them.
+        defer { previousSize = (frame.width, frame.height) }
+        if let previousSize, previousSize != (frame.width, frame.height) {
+            previousThumbnail = nil
+            return true
+        }
         guard let thumbnail = try? frame.gray().resized(width: 64, height: 48).packedPixels else { return false }
         defer { previousThumbnail = thumbnail }
         guard let previous = previousThumbnail, previous.count == thumbnail.count, thumbnail.count == 64 * 48 else { return false }

@@ -14,6 +14,9 @@ public struct FrameAnalysis: Sendable, Encodable {
     public var analysis: ImageAnalysis
     /// The objects followed on this frame (with `--track`), by track ID.
     public var tracked: [TrackedObjectObservation]
+    /// The frame's own size, set when it differs from its sequence's (the first frame's): its
+    /// coordinates are pixels of this size.
+    public var size: (width: Int, height: Int)?
 
     public init(index: Int, time: Double?, keyFrame: Bool, analysis: ImageAnalysis, tracked: [TrackedObjectObservation] = []) {
         self.index = index
@@ -28,6 +31,10 @@ public struct FrameAnalysis: Sendable, Encodable {
         try container.encode(index, forKey: AnalysisCodingKey("index"))
         try container.encode(time, forKey: AnalysisCodingKey("time"))
         try container.encode(keyFrame, forKey: AnalysisCodingKey("keyFrame"))
+        if let size {
+            try container.encode(size.width, forKey: AnalysisCodingKey("width"))
+            try container.encode(size.height, forKey: AnalysisCodingKey("height"))
+        }
         if !analysis.warnings.isEmpty { try container.encode(analysis.warnings, forKey: AnalysisCodingKey("warnings")) }
         if !analysis.requestErrors.isEmpty { try container.encode(analysis.requestErrors, forKey: ImageAnalysis.errorsKey) }
         for entry in analysis.results {

@@ -43,6 +43,10 @@ final class VideoFrameSource: FrameSource {
     private var ffmpegLines = 0
     /// The latest presentation time FFmpeg reported.
     private var furthestTime: Double?
+    private let maximumPixels: Int
+    /// The size of the frames last analysed, and the pictures the decoder refused so far.
+    private var frameSize: (width: Int, height: Int)?
+    private var refusedNoted = 0
 
     var declaredFPS: Double? { capture.declaredFPS }
     var declaredFrames: Int? { capture.declaredFrameCount }
@@ -52,7 +56,8 @@ final class VideoFrameSource: FrameSource {
         try RegularFile.validate(path)
         if RegularFile.head(path, count: 1)?.isEmpty == true { throw AnalysisError(.emptyFile, "the file is empty") }
         self.path = path
-        capture = try VideoCapture(path, localFile: true)
+        capture = try VideoCapture(path, localFile: true, maximumPixels: maximumPixels)
+        self.maximumPixels = maximumPixels
         guard capture.width > 0, capture.height > 0 else { throw AnalysisError(.undecodable, "the video has no frame size") }
         guard capture.width * capture.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels (raise it with --max-pixels)")
@@ -87,6 +92,7 @@ final class VideoFrameSource: FrameSource {
             case .analyse:
                 do {
                     let pixels = try capture.retrieve()
+                    noteSizeChange(pixels, index: index)
                     return SourceFrame(index: index, time: seconds, image: UprightImage(pixels: pixels, orientation: .up))
                 } catch {
                     note("frame \(index): \(error.message)")
@@ -101,8 +107,19 @@ final class VideoFrameSource: FrameSource {
     private func grab() -> Double?? {
         for _ in 0 ..< Self.readAttempts {
             if let time = capture.grab() { return time }
+            if capture.end == .ended { return nil }
         }
+        if capture.end == .stalled { readError = "reading the video stalled (no data for 10 s)" }
         return nil
+    }
+
+    /// A frame whose size differs from the frames before it is analysed at its own size, and said.
+    private func noteSizeChange(_ pixels: OpenCVMat, index: Int) {
+        let size = (width: pixels.width, height: pixels.height)
+        if let previous = frameSize, previous != size {
+            note("frame \(index) is \(size.width)x\(size.height), the frames before it \(previous.width)x\(previous.height): each frame is analysed at its own size")
+        }
+        frameSize = size
     }
 
     /// Reads tried in a row before the video is taken as ended.
@@ -112,6 +129,11 @@ final class VideoFrameSource: FrameSource {
         let (lines, total) = capture.takeLog()
         ffmpegLines += total
         for line in lines { note("FFmpeg: \(line)") }
+        let refused = capture.refusedFrames
+        if refused > refusedNoted {
+            note("\(refused - refusedNoted) picture(s) could not be decoded (damaged, or over the limit of \(maximumPixels) pixels) and were skipped")
+            refusedNoted = refused
+        }
     }
 
     private func note(_ warning: String) {

@@ -3,8 +3,9 @@ import Foundation
 /// A live source (a stream URL FFmpeg reads, a V4L2 camera) analysed as fast as it can be, like
 /// the live-capture samples: a reader thread takes every frame as it arrives and keeps only the
 /// newest; a frame that arrives while the previous one is still waiting is dropped and counted.
-/// Frame times are seconds since analysis began. Ends when the stream ends or stalls past the
-/// read timeout, at `--duration`, or when ``close()`` is called (Ctrl-C).
+/// Frame times are seconds since analysis began. Ends when the stream ends (not a failure), stalls
+/// past the read timeout, at `--duration`, or when ``close()`` is called (Ctrl-C); a blocked open or
+/// read is cut short by the last two.
 final class LiveFrameSource: FrameSource, @unchecked Sendable {
     let kind = SequenceAnalysis.SequenceKind.stream
     let declaredFPS: Double?
@@ -31,14 +32,27 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     /// Ctrl-C: checked while waiting for a frame, so a quiet stream stops at once too.
     private let cancellation: CancellationFlag?
 
-    init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), cancellation: CancellationFlag? = nil) throws(AnalysisError) {
+    /// Set by ``close()``; read by the capture's interrupt callback on the reader thread.
+    private let stopRequested = CancellationFlag()
+    private let readTimeout: Duration
+
+    /// Opens `url` (at most 15 s; Ctrl-C and `duration`, counted from now, cut the wait short).
+    init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
+         cancellation: CancellationFlag? = nil) throws(AnalysisError) {
         self.cancellation = cancellation
-        let capture = try VideoCapture(url, localFile: false, openTimeout: .seconds(15), readTimeout: readTimeout)
+        self.readTimeout = readTimeout
+        start = DispatchTime.now().uptimeNanoseconds
+        let begun = start
+        let capture = try VideoCapture(url, localFile: false, maximumPixels: maximumPixels, openTimeout: .seconds(15), readTimeout: readTimeout) {
+            [stopRequested] in
+            if stopRequested.isCancelled || cancellation?.isCancelled == true { return true }
+            guard let duration else { return false }
+            return Double(DispatchTime.now().uptimeNanoseconds - begun) / 1e9 > duration
+        }
         guard capture.width * capture.height <= maximumPixels else {
             throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
         }
         declaredFPS = capture.declaredFPS
-        start = DispatchTime.now().uptimeNanoseconds
         let thread = Thread { [self] in self.readLoop(capture) }
         thread.name = "analyze.live-reader"
         thread.start()
@@ -51,13 +65,25 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         var lastFrame = elapsed
         while !condition.withLock({ stopped }) {
             guard capture.grab() != nil else {
-                if elapsed - lastFrame < patience {
+                let end = capture.end
+                // A failed read (a network hiccup) is retried until no frame has come for a while;
+                // the stream's own end, a stall past the read timeout and a stop end reading.
+                if end == .failed && elapsed - lastFrame < patience {
                     Thread.sleep(forTimeInterval: 0.01)
                     continue
                 }
                 let (lines, _) = capture.takeLog()
+                let quiet = Int((elapsed - lastFrame).rounded())
                 condition.withLock {
-                    if !stopped { failure = "the stream ended or stalled (no frame for \(Int(patience)) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "") }
+                    if !stopped {
+                        switch end {
+                        case .ended, .aborted, .reading: break
+                        case .stalled:
+                            failure = "the stream stalled (no frame for \(quiet) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
+                        case .failed:
+                            failure = "reading the stream failed (no frame for \(quiet) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
+                        }
+                    }
                     ended = true
                     condition.broadcast()
                 }
@@ -90,18 +116,18 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if stopped || cancellation?.isCancelled == true {
-                stopped = true
+                stopReading()
                 return nil
             }
             if selector.isFinished {
-                stopped = true
+                stopReading()
                 return nil
             }
             if let frame = waiting {
                 waiting = nil
                 switch selector.decide(index: frame.index, time: frame.time) {
                 case .stop:
-                    stopped = true
+                    stopReading()
                     return nil
                 case .skip: continue
                 case .analyse:
@@ -112,10 +138,16 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
             // Wake at least every 100 ms to honour --duration on a stream that sends nothing.
             _ = condition.wait(until: Date().addingTimeInterval(0.1))
             if let duration = selector.sampling.duration, elapsed > duration {
-                stopped = true
+                stopReading()
                 return nil
             }
         }
+    }
+
+    /// Under the lock: stops the reader, cutting short a read it is blocked in.
+    private func stopReading() {
+        stopped = true
+        stopRequested.cancel()
     }
 
     func takeWarnings() -> [String] {
@@ -126,6 +158,7 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     }
 
     func close() {
+        stopRequested.cancel()
         condition.withLock {
             stopped = true
             condition.broadcast()

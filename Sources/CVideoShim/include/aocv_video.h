@@ -1,4 +1,4 @@
-// aocv video (libAnalyzeVideo.so, loaded on first use by AnalyzeCore's VideoLibrary): reading video files, streams and cameras (cv::VideoCapture), writing annotated video
+// aocv video (libAnalyzeVideo.so, loaded on first use by AnalyzeCore's VideoLibrary): reading video files and streams (FFmpeg) and cameras (cv::VideoCapture), writing annotated video
 // (cv::VideoWriter) and following objects across frames (OpenCV contrib's CSRT and KCF trackers).
 // Every function catches every C++ exception (see aocv.h). FFmpeg's own log lines never reach
 // stderr: the ones of error level or worse, logged on the calling thread, are kept in the handle
@@ -17,20 +17,31 @@ extern "C" {
 /// An open video source. Free with aocv_video_close.
 typedef struct aocv_video aocv_video;
 
-/// Opens a video file or a stream URL FFmpeg reads (udp://, rtsp://, http://…) with OpenCV's FFmpeg
-/// backend, or a V4L2 camera when `source` is a /dev/video* path. Opening and every read give up
-/// after the timeouts (milliseconds; FFmpeg sources only), so a stalled stream or a damaged file
-/// never hangs. With `local_file` nonzero, `source` is the absolute path of a local file, opened
-/// through FFmpeg's file protocol only and refused unless its container is self-contained (not an HLS
-/// or DASH playlist, a concat script or anything else that names other files or addresses).
-aocv_video *_Nullable aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, aocv_status *status);
+/// Opens a video file or a stream URL FFmpeg reads (udp://, rtsp://, http://…), demuxed and decoded
+/// with FFmpeg's own API, or a V4L2 camera when `source` is a /dev/video* path (cv::VideoCapture).
+/// Opening gives up after `open_timeout_ms` and every read after `read_timeout_ms` (FFmpeg sources
+/// only), or as soon as `abort_requested(abort_context)` returns nonzero (it is polled while FFmpeg
+/// waits, from the calling thread), so a stalled stream or a damaged file never hangs. With
+/// `local_file` nonzero, `source` is the absolute path of a local file, opened through FFmpeg's file
+/// protocol only and refused unless its container is self-contained (not an HLS or DASH playlist, a
+/// concat script or anything else that names other files or addresses). A picture over `max_pixels`
+/// is refused by the decoder before it is allocated (and counted, see aocv_video_end).
+aocv_video *_Nullable aocv_video_open(const char *source, int local_file, int open_timeout_ms, int read_timeout_ms, int64_t max_pixels,
+                                      int (*_Nullable abort_requested)(void *_Nullable), void *_Nullable abort_context, aocv_status *status);
 /// What the container says: frames per second (0 when unknown), frame count (0 when unknown or a
-/// stream), and the frame size.
+/// stream), and the frame size (upright).
 void aocv_video_info(const aocv_video *video, double *fps, double *frame_count, int *width, int *height);
 /// Reads and decodes the next frame without converting it (cheap skipping). Returns 1 when a frame
-/// was read, 0 at the end of the stream or when reading failed. `time_ms` receives its presentation time.
+/// was read, 0 at the end of the stream or when reading failed (aocv_video_end says which). `time_ms`
+/// receives its presentation time from the stream's start (-1 when it has none).
 int aocv_video_grab(aocv_video *video, double *time_ms);
-/// The frame last grabbed, as 8-bit BGR (or gray); nullptr when it cannot be converted.
+/// Why grabbing stopped: one of these.
+enum { AOCV_VIDEO_READING = 0, AOCV_VIDEO_ENDED = 1, AOCV_VIDEO_STALLED = 2, AOCV_VIDEO_ABORTED = 3, AOCV_VIDEO_FAILED = 4 };
+/// Why grabbing stopped (AOCV_VIDEO_READING while it has not), and in `refused_frames` how many
+/// pictures the decoder refused so far (damaged, or over the pixel limit).
+int aocv_video_end(const aocv_video *video, int *refused_frames);
+/// The frame last grabbed, as 8-bit BGR at its own size, turned upright by the stream's rotation;
+/// nullptr when it cannot be converted.
 aocv_mat *_Nullable aocv_video_retrieve(aocv_video *video, aocv_status *status);
 /// Moves FFmpeg's error lines logged since the last call into `text` (one per line, NUL-terminated,
 /// cut at `capacity`); returns how many lines were logged in all since the last call.
