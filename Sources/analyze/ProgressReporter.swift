@@ -43,8 +43,33 @@ final class ProgressReporter: @unchecked Sendable {
         return sa.st_rdev == sb.st_rdev
     }
 
+    /// Guards the terminal and the state below: sequences report progress from their workers' threads.
+    private let lock = NSLock()
+    /// The sequence that last reported progress (shown after the bar until it finishes), and when
+    /// the bar was last drawn for it (redrawn at most 5 times a second).
+    private var current: (path: String, name: String, progress: SequenceProgress)?
+    private var lastDrawn = Date.distantPast
+
+    /// A sequence's progress (called on its worker's thread): shown after the bar as its frames,
+    /// frames per second and time left, so a long video is not a bar that stands still.
+    func sequenceProgress(_ source: ImageSource, _ progress: SequenceProgress) {
+        guard drawsBar else { return }
+        lock.withLock {
+            current = (source.displayPath, (source.displayPath as NSString).lastPathComponent, progress)
+            let now = Date()
+            guard now.timeIntervalSince(lastDrawn) >= 0.2 else { return }
+            lastDrawn = now
+            drawBar()
+        }
+    }
+
     func report(_ outcome: ImageOutcome) {
+        lock.withLock { reportLocked(outcome) }
+    }
+
+    private func reportLocked(_ outcome: ImageOutcome) {
         done += 1
+        if current?.path == outcome.source.displayPath { current = nil }
         switch stdout {
         case .jsonl: emitJSON(outcome)
         case .plain: emitPlain(outcome)
@@ -61,6 +86,8 @@ final class ProgressReporter: @unchecked Sendable {
 
     /// Clears the bar and flushes `--print` output held back by an image that never finished.
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
         Terminal.clearBar()
         for index in pending.keys.sorted() { writeOut(pending[index] ?? "") }
         pending = [:]
@@ -107,7 +134,13 @@ final class ProgressReporter: @unchecked Sendable {
         let elapsed = max(0.001, Date().timeIntervalSince(start))
         let rate = Double(done) / elapsed
         let eta = rate > 0 ? Double(total - done) / rate : 0
-        Terminal.drawBar(Self.bar(done: done, total: total, rate: rate, eta: eta, columns: Terminal.columns()))
+        let columns = Terminal.columns()
+        var line = Self.bar(done: done, total: total, rate: rate, eta: eta, columns: columns)
+        if let current {
+            let sequence = "  " + current.progress.line(name: current.name)
+            line += String(sequence.prefix(max(0, columns - 1 - line.count)))
+        }
+        Terminal.drawBar(line)
     }
 
     /// The bar's text for a terminal `columns` wide: never longer than `columns - 1` (a full line
@@ -126,8 +159,5 @@ final class ProgressReporter: @unchecked Sendable {
         return String((short.count <= room ? short : counts).prefix(max(0, room)))
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
-    }
+    static func clock(_ seconds: Double) -> String { SequenceProgress.clock(seconds) }
 }

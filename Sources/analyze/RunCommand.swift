@@ -142,6 +142,7 @@ struct RunCommand: ParsableCommand {
 
         let progress = ProgressReporter(total: sources.count, quiet: runOptions.quiet,
                                         stdout: runOptions.jsonl ? .jsonl : runOptions.print ? .plain : nil)
+        runner.onSequenceProgress = { progress.sequenceProgress($0, $1) }
         let start = DispatchTime.now().uptimeNanoseconds
         let outcomes: [ImageOutcome]
         do {

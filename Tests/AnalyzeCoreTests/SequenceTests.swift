@@ -212,6 +212,15 @@ struct SequenceTests {
         let b = try SequenceJSON(fps.folder.appendingPathComponent("vtest.json"))
         // Slots of 0.25 s: frames 0, 3 (0.3 s), 5, 8, 10; the duration stops after 1 s.
         #expect(b.frames.compactMap { $0["index"] as? Int } == [0, 3, 5, 8, 10])
+        // --every 3 --fps 2 on 10 frames a second: frames 0.3 s apart against 0.5-s slots give evenly
+        // spaced picks (not 0, 6, 12, 15); 29.97 fps at --fps 10 keeps every third frame.
+        func picks(every: Int, fps: Double, rate: Double, frames: Int) -> [Int] {
+            var selector = FrameSelector(FrameSampling(every: every, fps: fps))
+            return (0 ..< frames).filter { selector.decide(index: $0, time: Double($0) / rate) == .analyse }
+        }
+        #expect(picks(every: 3, fps: 2, rate: 10, frames: 40) == [0, 6, 12, 18, 24, 30, 36])
+        #expect(picks(every: 1, fps: 10, rate: 29.97, frames: 31) == [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30])
+        #expect(picks(every: 1, fps: 7, rate: 30, frames: 300).count == 70)
     }
 
     @Test func aFolderOfFramesIsOneSequenceInNaturalOrder() throws {
@@ -632,6 +641,44 @@ struct SequenceTests {
         #expect(!json.frames.isEmpty && (json.sequence["framesAnalysed"] as? Int) == json.frames.count)
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(names.contains("stream-127.0.0.1-\(port).mp4") && !names.contains { $0.hasPrefix(".analyze-") })
+    }
+
+    /// The contact sheet spreads its thumbnails over all the analysed frames (not over key frames,
+    /// which crowd the start of a tracked video) and passes over a fade from black.
+    @Test func theContactSheetSpreadsOverTheSequenceAndSkipsFlatFrames() throws {
+        let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("messi5.jpg"))))).0
+        let black = try OpenCVMat.blank(width: photo.width, height: photo.height, color: (0, 0, 0))
+        let sheet = ContactSheet()
+        for n in 0 ..< 200 {
+            // Key frames every frame for the first 20 (nothing tracked yet), then one in 10.
+            try sheet.offer(n < 3 ? black : photo, caption: "#\(n)", keyFrame: n < 20 || n % 10 == 0)
+        }
+        let captions = sheet.picks.map(\.1)
+        #expect(captions.count == 12 && captions.first == "#3" && (captions.last.flatMap { Int($0.dropFirst()) } ?? 0) >= 180, "\(captions)")
+        #expect(captions.filter { (Int($0.dropFirst()) ?? 0) < 20 }.count <= 2, "\(captions)")
+        let dark = ContactSheet()
+        for n in 0 ..< 5 { try dark.offer(black, caption: "#\(n)", keyFrame: true) }
+        #expect(dark.picks.map(\.1) == ["#0"])
+    }
+
+    /// A long video reports its progress frame by frame: frames read of those declared, the frames
+    /// analysed of --max-frames, and a time left.
+    @Test func aVideoReportsItsProgressFrameByFrame() throws {
+        final class Collected: @unchecked Sendable {
+            let lock = NSLock()
+            var progress: [SequenceProgress] = []
+        }
+        let collected = Collected()
+        var runner = BatchRunner(sources: [try video("vtest.avi")], requests: RequestSet([RectangleRequest()]), output: nil, jobs: 1)
+        runner.sampling = FrameSampling(every: 2, maximumFrames: 10)
+        runner.onSequenceProgress = { _, progress in collected.lock.withLock { collected.progress.append(progress) } }
+        _ = try runner.run()
+        let reports = collected.progress
+        #expect(reports.map(\.framesAnalysed) == Array(1 ... 10))
+        #expect(reports.last?.declaredFrames == 795 && reports.last?.fraction == 1 && reports.last?.remaining == 0)
+        let line = try #require(reports.dropLast().last).line(name: "vtest.avi")
+        #expect(line.hasPrefix("vtest.avi 17/795 frames (9/10 analysed)") && line.contains(" fps") && line.contains("ETA 0:"), "\(line)")
+        #expect(SequenceProgress.clock(3725) == "1:02:05" && SequenceProgress.clock(.nan) == "0:00")
     }
 
     /// Runs ffmpeg with `arguments` (quiet, no stdin) and waits for it.

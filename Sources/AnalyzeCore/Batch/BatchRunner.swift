@@ -37,6 +37,9 @@ public struct BatchRunner: Sendable {
     /// Called for every analysed frame of a sequence, on the worker's thread, in frame order
     /// (`--jsonl` prints a line per frame).
     public var onFrame: (@Sendable (ImageSource, FrameAnalysis) -> Void)?
+    /// Called after every analysed frame of a sequence, on the worker's thread: how far it has come
+    /// (a progress display for long videos).
+    public var onSequenceProgress: (@Sendable (ImageSource, SequenceProgress) -> Void)?
 
     public init(sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
                 maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {

@@ -104,9 +104,12 @@ final class SequenceOutputWriter {
     }
 }
 
-/// Up to 12 annotated key frames spread over a sequence, as thumbnails on a grid with their
-/// frame number and time. Keeps every n-th offered key frame, doubling n whenever it holds 24,
-/// so memory is bounded and the picks stay spread over sequences of any length.
+/// Up to 12 annotated frames spread evenly over a sequence's analysed frames, as thumbnails on a
+/// grid with their frame number and time. Keeps every n-th analysed frame, doubling n whenever it
+/// holds 24, so memory is bounded and the picks stay spread over sequences of any length. Spread
+/// over analysed frames, not key frames: while nothing is tracked every frame is a key frame, so
+/// picking key frames crowded the sheet into the first second of a tracked video. A frame of one
+/// flat colour (a fade from black) is passed over while any other is there to show.
 final class ContactSheet {
     static let thumbnailWidth = 320
     static let columns = 4
@@ -114,27 +117,44 @@ final class ContactSheet {
     private var kept: [(OpenCVMat, String)] = []
     private var stride = 1
     private var offered = 0
+    /// The first flat frame passed over, shown only when no other frame was kept.
+    private var flat: (OpenCVMat, String)?
 
     func offer(_ frame: OpenCVMat, caption: String, keyFrame: Bool) throws(AnalysisError) {
-        guard keyFrame else { return }
         defer { offered += 1 }
         guard offered % stride == 0 else { return }
         let width = Self.thumbnailWidth, height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))
-        kept.append((try frame.resized(width: width, height: height), caption))
+        let thumbnail = try frame.resized(width: width, height: height)
+        if try Self.isFlat(thumbnail) {
+            if flat == nil { flat = (thumbnail, caption) }
+            return
+        }
+        kept.append((thumbnail, caption))
         if kept.count == 2 * Self.shown {
             kept = kept.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
             stride *= 2
         }
     }
 
+    /// Whether a thumbnail is one flat colour: its 32×24 gray copy's standard deviation under 4 of 255.
+    static func isFlat(_ thumbnail: OpenCVMat) throws(AnalysisError) -> Bool {
+        let pixels = try thumbnail.gray().resized(width: 32, height: 24).packedPixels
+        guard !pixels.isEmpty else { return true }
+        let mean = Double(pixels.reduce(0) { $0 + Int($1) }) / Double(pixels.count)
+        let variance = pixels.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(pixels.count)
+        return variance < 16
+    }
+
+    /// The thumbnails shown and their captions: at most 12, evenly picked from those kept.
+    var picks: [(OpenCVMat, String)] {
+        if kept.isEmpty, let flat { return [flat] }
+        if kept.count <= Self.shown { return kept }
+        return (0 ..< Self.shown).map { kept[$0 * (kept.count - 1) / (Self.shown - 1)] }
+    }
+
     /// The grid: at most 12 thumbnails, evenly picked from those kept.
     func render() throws(AnalysisError) -> OpenCVMat {
-        let picks: [(OpenCVMat, String)]
-        if kept.count <= Self.shown {
-            picks = kept
-        } else {
-            picks = (0 ..< Self.shown).map { kept[$0 * (kept.count - 1) / (Self.shown - 1)] }
-        }
+        let picks = self.picks
         guard let first = picks.first else { return try OpenCVMat.blank(width: Self.thumbnailWidth, height: 180, color: (40, 40, 40)) }
         let cellW = Self.thumbnailWidth + 8, cellH = first.0.height + 30
         let columns = min(Self.columns, picks.count), rows = (picks.count + Self.columns - 1) / Self.columns

@@ -30,6 +30,7 @@ extension BatchRunner {
                 }
             }
             defer { frames.close() }
+            let opened = DispatchTime.now().uptimeNanoseconds
             let handler = SequenceRequestHandler(requests: requests, tracking: tracking)
             handler.parallelTrackers = lanes
             // Frames whose still requests run at once. Without tracking every frame is a key frame. With
@@ -73,6 +74,11 @@ extension BatchRunner {
                     sequence.framesAnalysed += 1
                     summary.add(result)
                     if let onFrame { onFrame(source, result) }
+                    if let onSequenceProgress {
+                        onSequenceProgress(source, SequenceProgress(framesRead: frames.framesRead, framesAnalysed: sequence.framesAnalysed,
+                                                                    declaredFrames: frames.declaredFrames, maximumFrames: sampling.maximumFrames,
+                                                                    elapsed: Double(DispatchTime.now().uptimeNanoseconds - opened) / 1e9))
+                    }
                     try writer?.add(result, image: frame.image, timings: &timings)
                 }
             }

@@ -22,6 +22,7 @@ struct FrameSelector {
     let sampling: FrameSampling
     private var start: Double?
     private var nextTime: Double?
+    private var lastTime: Double?
     private(set) var analysed = 0
 
     init(_ sampling: FrameSampling) { self.sampling = sampling }
@@ -42,8 +43,12 @@ struct FrameSelector {
         guard index % sampling.every == 0 else { return .skip }
         if let fps = sampling.fps, let time {
             if let nextTime, time + 1e-6 < nextTime { return .skip }
+            // Nor closer than 3/4 of a slot to the frame before: frames every 0.3 s (--every 3 of 10 fps)
+            // against 0.5-s slots would otherwise come 0.6, 0.6, 0.3 s apart.
+            if let lastTime, time - lastTime + 1e-6 < 0.75 / fps { return .skip }
             // The next slot after this frame's: rounding to slots keeps the rate exact over long videos.
             nextTime = ((time * fps + 1e-6).rounded(.down) + 1) / fps
+            lastTime = time
         }
         analysed += 1
         return .analyse
