@@ -37,6 +37,19 @@ extern "C" void aocv_draw_circle(aocv_mat *mat, double x, double y, double radiu
     } catch (...) {}
 }
 
+extern "C" void aocv_label_size(const char *text, double scale, double *width, double *height) {
+    *width = 0;
+    *height = 0;
+    try {
+        const int thickness = std::max(1, (int)std::lround(scale * 1.5));
+        int baseline = 0;
+        const cv::Size size = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, scale, thickness, &baseline);
+        const int pad = std::max(2, (int)std::lround(scale * 4));
+        *width = size.width + 2 * pad;
+        *height = size.height + baseline + 2 * pad;
+    } catch (...) {}
+}
+
 extern "C" void aocv_draw_label(aocv_mat *mat, const char *text, double x, double y, double scale, uint8_t r,
                                 uint8_t g, uint8_t b) {
     try {

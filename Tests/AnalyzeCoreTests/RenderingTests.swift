@@ -9,6 +9,41 @@ import Testing
 struct RenderingTests {
     static let hostile = #"<script>alert(1)</script><img src=x onerror=alert(2)>&"'"#
 
+    /// The label backgrounds of an SVG: x, y, width, height.
+    static func labelBoxes(_ svg: String) -> [LabelLayout.Rect] {
+        svg.components(separatedBy: "<rect class=\"label-background\"").dropFirst().compactMap { element in
+            func number(_ name: String) -> Double? {
+                guard let start = element.range(of: " \(name)=\"") else { return nil }
+                return Double(element[start.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let x = number("x"), let y = number("y"), let w = number("width"), let h = number("height") else { return nil }
+            return LabelLayout.Rect(x: x, y: y, width: w, height: h)
+        }
+    }
+
+    /// On real photos with every labelled kind, no label covers another and every label is on the
+    /// canvas; the caption takes a corner free of the other labels (the astronaut's, not the top-left
+    /// where `person 87%` was hidden); shortened labels end in `…` (`...` on the PNG).
+    @Test func labelsNeverHideEachOtherAndStayOnTheCanvas() throws {
+        let requests = RequestSet([FaceRequest(), ObjectRequest(), ClassificationRequest(), RectangleRequest(), BarcodeRequest()])
+        for name in ["astronaut.png", "camera.png", "coffee.png"] {
+            let analysis = try DebianPhoto.analyze(name, requests)
+            let boxes = Self.labelBoxes(SVGRenderer.svg(for: analysis, imageHref: nil))
+            #expect(boxes.count >= (name == "coffee.png" ? 2 : 3), "\(name): \(boxes)")
+            for (i, a) in boxes.enumerated() {
+                #expect(a.x >= 0 && a.y >= 0 && a.maxX <= Double(analysis.width) + 0.01 && a.maxY <= Double(analysis.height) + 0.01, "\(name): \(a)")
+                for b in boxes[(i + 1)...] { #expect(a.overlap(b) < 0.5, "\(name): \(a) and \(b) overlap") }
+            }
+        }
+        let layout = LabelLayout(width: 200, height: 100)
+        let first = layout.place((60, 20), near: BoundingBox(x: 10, y: 10, width: 50, height: 50))
+        let second = layout.place((60, 20), near: BoundingBox(x: 12, y: 12, width: 50, height: 50))
+        #expect(first.overlap(second) == 0 && second.maxY <= 100)
+        let caption = layout.placeCaption((50, 30))
+        #expect(caption.overlap(first) == 0 && caption.overlap(second) == 0)
+        #expect(OpenCVMat.ascii("qr: https://example.com/redeem?card…") == "qr: https://example.com/redeem?card...")
+    }
+
     @Test func svgOfAHostilePayloadIsWellFormedAndInert() throws {
         let analysis = try Fixture.analyze("barcodes/qr-hostile.png", RequestSet([BarcodeRequest()]))
         let svg = SVGRenderer.svg(for: analysis, imageHref: "../in put/<x>.png")

@@ -210,10 +210,25 @@ final class OpenCVMat: @unchecked Sendable {
         aocv_draw_circle(handle, point.x, point.y, radius, color.r, color.g, color.b, filled ? -1 : 1)
     }
 
-    /// Draws an ASCII label; other characters are replaced by `?` (OpenCV's Hershey fonts are ASCII-only).
+    /// Draws an ASCII label on a background of `color` with its top-left corner at `point`; `…` is
+    /// written `...`, other characters `?` (OpenCV's Hershey fonts are ASCII-only).
     func drawLabel(_ text: String, at point: PixelPoint, scale: Double, color: RGB) {
-        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
-        aocv_draw_label(handle, ascii, point.x, point.y, scale, color.r, color.g, color.b)
+        aocv_draw_label(handle, Self.ascii(text), point.x, point.y, scale, color.r, color.g, color.b)
+    }
+
+    /// The size of the label ``drawLabel(_:at:scale:color:)`` draws.
+    static func labelSize(_ text: String, scale: Double) -> (width: Double, height: Double) {
+        var width = 0.0, height = 0.0
+        aocv_label_size(ascii(text), scale, &width, &height)
+        return (width, height)
+    }
+
+    static func ascii(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "…" { out += "..." } else { out.append(scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F ? Character(scalar) : "?") }
+        }
+        return out
     }
 }
 

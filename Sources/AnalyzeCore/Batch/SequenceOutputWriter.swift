@@ -48,11 +48,10 @@ final class SequenceOutputWriter {
         guard draws else { return }
         try timings.measure("render.video") { () throws(AnalysisError) in
             let canvas = try image.canvas(reusingPixels: true)
-            let style = AnnotationStyle(width: image.width, height: image.height)
-            for entry in frame.analysis.results {
-                (entry.result as? any AnnotationDrawable)?.draw(on: canvas, style: style)
-            }
+            var style = AnnotationStyle(width: image.width, height: image.height)
+            let drawables = frame.analysis.drawables(style: &style)
             for tracked in frame.tracked { tracked.draw(on: canvas, style: style) }
+            for (_, drawable) in drawables { drawable.draw(on: canvas, style: style) }
             if let video {
                 if videoWriter == nil {
                     // Even sizes: MPEG-4 Part 2 needs them.

@@ -100,6 +100,8 @@ void aocv_fill_rect(aocv_mat *mat, int x, int y, int width, int height, uint8_t 
 /// Draws a circle; thickness < 0 fills it.
 void aocv_draw_circle(aocv_mat *mat, double x, double y, double radius,
                       uint8_t r, uint8_t g, uint8_t b, int thickness);
+/// The size in pixels of the label aocv_draw_label draws for `text` at `scale` (its background box).
+void aocv_label_size(const char *text, double scale, double *width, double *height);
 /// Draws a short ASCII label with its top-left corner at x,y on a filled box of colour r,g,b,
 /// in black or white text, whichever reads better. Non-ASCII bytes must be replaced by the caller.
 void aocv_draw_label(aocv_mat *mat, const char *text, double x, double y, double scale,

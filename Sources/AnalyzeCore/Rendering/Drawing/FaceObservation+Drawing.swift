@@ -15,8 +15,7 @@ extension FaceObservation: DrawableObservation {
         for point in landmarks?.points ?? [] {
             canvas.drawCircle(at: point, radius: Double(thickness) * 2, color: (255, 0, 255), filled: true)
         }
-        canvas.drawLabel("face \(Int((confidence * 100).rounded()))%",
-                         at: PixelPoint(x: boundingBox.x, y: boundingBox.maxY + 2), scale: style.labelScale, color: Self.color)
+        style.drawLabel("face \(Int((confidence * 100).rounded()))%", for: boundingBox, color: Self.color, on: canvas)
     }
 
     func svgElements(style: AnnotationStyle) -> String {
@@ -30,6 +29,7 @@ extension FaceObservation: DrawableObservation {
             let tag = region.closed ? "polygon" : "polyline"
             out += "    <\(tag) class=\"\(region.name)\" points=\"\(AnnotationStyle.points(region.points))\" stroke-width=\"\(f(max(0.5, style.side / 800)))\"/>\n"
         }
+        out += "  " + style.svgLabel("face \(Int((confidence * 100).rounded()))%", for: boundingBox, color: Self.color)
         return out + "  </g>\n"
     }
 }

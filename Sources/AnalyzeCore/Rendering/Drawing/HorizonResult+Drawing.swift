@@ -5,7 +5,7 @@ extension HorizonResult: AnnotationDrawable {
     func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
         guard let horizon else { return }
         canvas.drawPolyline([horizon.start, horizon.end], closed: false, color: Self.color, thickness: style.thickness + 1)
-        canvas.drawLabel("horizon \(horizon.angle) deg", at: PixelPoint(x: horizon.start.x + 4, y: horizon.start.y + 4), scale: style.labelScale, color: Self.color)
+        style.drawLabel("horizon \(horizon.angle) deg", for: anchor(horizon), color: Self.color, on: canvas)
     }
 
     func svgElements(style: AnnotationStyle) -> String {
@@ -13,7 +13,12 @@ extension HorizonResult: AnnotationDrawable {
         let f = SVGRenderer.fmt
         var out = "  <line class=\"horizon\" x1=\"\(f(horizon.start.x))\" y1=\"\(f(horizon.start.y))\" x2=\"\(f(horizon.end.x))\" y2=\"\(f(horizon.end.y))\">"
         out += "<title>horizon \(f(horizon.angle))°, confidence \(f(horizon.confidence))</title></line>\n"
-        out += "  <text fill=\"\(AnnotationStyle.css(Self.color))\" stroke=\"none\" x=\"\(f(horizon.start.x + 4))\" y=\"\(f(horizon.start.y + 4))\" dy=\"1em\">horizon \(f(horizon.angle))°</text>\n"
+        out += style.svgLabel("horizon \(f(horizon.angle))°", for: anchor(horizon), color: Self.color)
         return out
+    }
+
+    /// Where the label hangs: a small box at the line's left end.
+    private func anchor(_ horizon: HorizonObservation) -> BoundingBox {
+        BoundingBox(x: horizon.start.x, y: horizon.start.y, width: 1, height: 1)
     }
 }

@@ -6,7 +6,7 @@ extension RecognizedObjectObservation: DrawableObservation {
 
     func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
         canvas.drawPolyline(boundingBox.corners, closed: true, color: Self.color, thickness: style.thickness + 1)
-        canvas.drawLabel(MarkupEscaping.label(caption, limit: 40), at: PixelPoint(x: boundingBox.x, y: boundingBox.y), scale: style.labelScale, color: Self.color)
+        style.drawLabel(MarkupEscaping.label(caption, limit: 40), for: boundingBox, color: Self.color, on: canvas)
     }
 
     func svgElements(style: AnnotationStyle) -> String {
@@ -14,7 +14,7 @@ extension RecognizedObjectObservation: DrawableObservation {
         let ranked = labels.map { "\($0.identifier) \(f($0.confidence))" }.joined(separator: ", ")
         var out = "  <g class=\"object\">\n"
         out += "    " + AnnotationStyle.rect(boundingBox, extra: "") + "<title>\(MarkupEscaping.escape(ranked))</title></rect>\n"
-        out += "    <text fill=\"\(AnnotationStyle.css(Self.color))\" stroke=\"none\" x=\"\(f(boundingBox.x))\" y=\"\(f(boundingBox.y))\" dy=\"1em\">\(MarkupEscaping.escape(caption))</text>\n"
+        out += "  " + style.svgLabel(MarkupEscaping.label(caption, limit: 40), for: boundingBox, color: Self.color)
         return out + "  </g>\n"
     }
 }

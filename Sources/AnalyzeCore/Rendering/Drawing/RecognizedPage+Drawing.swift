@@ -1,11 +1,12 @@
-/// Text: red line boxes, fainter word boxes in the SVG, purple character boxes.
+/// Text: red line boxes, fainter word boxes in the SVG, purple character boxes (lines read with 50%
+/// confidence or more; the JSON keeps every line).
 extension RecognizedPage: AnnotationDrawable {
     static let color: RGB = (230, 20, 20)
     /// Per-character boxes (purple in the Vision sample).
     static let characterColor: RGB = (150, 40, 200)
 
     func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
-        for line in lines {
+        for line in lines where line.confidence >= AnnotationStyle.minimumDrawnConfidence {
             canvas.drawPolyline(line.boundingBox.corners, closed: true, color: Self.color, thickness: style.thickness)
             for word in line.words {
                 for character in word.characters ?? [] {
@@ -18,7 +19,7 @@ extension RecognizedPage: AnnotationDrawable {
     func svgElements(style: AnnotationStyle) -> String {
         let f = SVGRenderer.fmt
         var out = ""
-        for line in lines {
+        for line in lines where line.confidence >= AnnotationStyle.minimumDrawnConfidence {
             out += "  <g class=\"line\">\n"
             out += "    " + AnnotationStyle.rect(line.boundingBox, extra: "") + "<title>\(MarkupEscaping.escape(line.string))</title></rect>\n"
             for word in line.words {

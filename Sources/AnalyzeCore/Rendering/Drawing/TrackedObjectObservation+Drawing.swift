@@ -15,6 +15,6 @@ extension TrackedObjectObservation {
 
     func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
         canvas.drawPolyline(boundingBox.corners, closed: true, color: color, thickness: style.thickness + (source == .detected ? 2 : 1))
-        canvas.drawLabel(caption, at: PixelPoint(x: boundingBox.x, y: max(0, boundingBox.y - 18 * style.labelScale - 4)), scale: style.labelScale, color: color)
+        style.drawLabel(caption, for: boundingBox, color: color, on: canvas)
     }
 }
