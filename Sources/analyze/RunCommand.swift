@@ -169,32 +169,15 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if cancellation.isCancelled {
-            Terminal.printError("analyze: interrupted after \(outcomes.count) of \(sources.count) image(s); the outputs written are complete (continue with --resume)")
+            Terminal.printError("analyze: interrupted after \(outcomes.count) of \(CountWording.inputs(sources)); the outputs written are complete (continue with --resume)")
             throw ExitCode(128 + (ProcessEnvironment.interruptingSignal ?? SIGINT))
         }
-        if !runOptions.quiet, let totals = Self.totalsLine(summary.totals) { Terminal.printError(totals) }
+        if !runOptions.quiet, let totals = CountWording.totals(summary.totals) { Terminal.printError("analyze: " + totals) }
         let failed = summary.images.failed, checkFailed = summary.images.checkFailed
         let resumedNote = summary.images.resumed > 0 ? ", \(summary.images.resumed) up to date (resumed)" : ""
-        Terminal.printError(String(format: "analyze: %d image(s), %d failed, %d failed a check%@, %.2f s; report: %@", outcomes.count, failed, checkFailed,
+        Terminal.printError(String(format: "analyze: %@, %d failed, %d failed a check%@, %.2f s; report: %@", CountWording.inputs(outcomes.map(\.source)), failed, checkFailed,
                                    resumedNote, seconds, output.directory.appendingPathComponent(RunReport.names(shard: shard).index).path))
         if failed + checkFailed > 0 { throw ExitCode(1) }
-    }
-
-    /// `1 face`, `2 faces`.
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
-
-    /// `analyze: found 3 barcodes, 42 text lines (310 words), 1 face`: the run's totals per kind,
-    /// sorted by kind; nil when nothing was requested that counts.
-    static func totalsLine(_ totals: [String: Int]) -> String? {
-        let kinds = totals.keys.filter { $0 != "words" }.sorted()
-        guard !kinds.isEmpty else { return nil }
-        let parts = kinds.map { kind -> String in
-            let n = totals[kind] ?? 0
-            if kind == "text" { return Self.count(n, "text line") + (totals["words"].map { " (" + Self.count($0, "word") + ")" } ?? "") }
-            if kind == "classification" { return Self.count(n, "label") }
-            return Self.count(n, kind.hasSuffix("s") ? String(kind.dropLast()) : kind)
-        }
-        return "analyze: found " + parts.joined(separator: ", ")
     }
 
     /// Paths from a file (or stdin for `-`), one per line; blank lines are skipped.

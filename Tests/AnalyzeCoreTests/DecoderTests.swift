@@ -78,6 +78,9 @@ struct DecoderTests {
         jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: end)
         let (_, warnings) = try OpenCVMat.decode(jpeg)
         #expect(warnings.contains { $0.hasPrefix("JPEG: Corrupt JPEG data") }, "\(warnings)")
+        // Sixteen identical warnings read as one line with their count.
+        #expect((Array(repeating: "JPEG: Corrupt JPEG data: premature end of data segment", count: 16) + ["other"]).collapsingRepeats()
+            == ["JPEG: Corrupt JPEG data: premature end of data segment (16 times)", "other"])
     }
 
     @Test func aBrokenPNGsErrorSaysWhatLibpngSaid() throws {

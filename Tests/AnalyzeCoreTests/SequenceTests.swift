@@ -487,7 +487,9 @@ struct SequenceTests {
         try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent("code.png").path)
         let run = try CommandLineTests().run([inputs.path, "--faces", "--barcodes", "--track", "--max-frames", "40", "-o", out.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("clip.avi: video 720x528, 40 of 40 frame(s) analysed, 2 track(s)"), "\(run.stderr)")
+        #expect(run.stderr.contains("clip.avi: video 720x528, 40 of 40 frame(s) analysed (of 270 in the video), 2 track(s); in all: "), "\(run.stderr)")
+        // The run's line counts the inputs by what they are.
+        #expect(run.stderr.contains("analyze: 1 image and 1 video, 0 failed"), "\(run.stderr)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
         #expect(names.isSuperset(of: ["clip.json", "clip.mp4", "clip.contact.png", "code.png", "code.svg", "code.json", "index.html", "summary.json"]))
         // The report: the video as one card with its contact sheet, frames and tracks.
@@ -679,6 +681,17 @@ struct SequenceTests {
         let line = try #require(reports.dropLast().last).line(name: "vtest.avi")
         #expect(line.hasPrefix("vtest.avi 17/795 frames (9/10 analysed)") && line.contains(" fps") && line.contains("ETA 0:"), "\(line)")
         #expect(SequenceProgress.clock(3725) == "1:02:05" && SequenceProgress.clock(.nan) == "0:00")
+    }
+
+    @Test func countsReadTheSameOnEveryLine() {
+        #expect(CountWording.phrase(kind: "faces", count: 1) == "1 face" && CountWording.phrase(kind: "barcodes", count: 2) == "2 barcodes")
+        #expect(CountWording.phrase(kind: "classification", count: 80) == "80 labels")
+        #expect(CountWording.phrase(kind: "text", count: 15, words: 49) == "15 text lines (49 words)")
+        #expect(CountWording.totals(["faces": 1, "classification": 135]) == "found 135 labels, 1 face")
+        let sources = [ImageSource(path: "a.jpg", outputName: "a"), ImageSource(path: "b.jpg", outputName: "b"),
+                       ImageSource(path: "c.mp4", outputName: "c", kind: .video)]
+        #expect(CountWording.inputs(sources) == "2 images and 1 video" && CountWording.inputs([]) == "0 images")
+        #expect(CountWording.inputs(Array(sources.prefix(1))) == "1 image")
     }
 
     /// Runs ffmpeg with `arguments` (quiet, no stdin) and waits for it.

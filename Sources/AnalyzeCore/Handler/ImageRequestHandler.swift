@@ -84,7 +84,7 @@ public struct ImageRequestHandler {
             let image = try timings.measure("decode") { () throws(AnalysisError) in
                 try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
             }
-            return perform(requests, on: image, warnings: warnings + image.decodeWarnings, engines: engines, timings: timings,
+            return perform(requests, on: image, warnings: (warnings + image.decodeWarnings).collapsingRepeats(), engines: engines, timings: timings,
                            idleWorkers: idleWorkers)
         } catch var error {
             if error.file == nil { error.file = source.path }

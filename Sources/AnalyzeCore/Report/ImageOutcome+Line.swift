@@ -29,10 +29,12 @@ extension ImageOutcome {
     static func line(source: ImageSource, sequence outcome: SequenceOutcome, warnings: [String]) -> String {
         let s = outcome.sequence
         var text = "ok   \(source.displayPath): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
+        // Reading stopped early (--max-frames, --duration): say how long the video is.
+        if let declared = s.declaredFrames, declared > s.framesRead, s.interrupted != true, s.readError == nil { text += " (of \(declared) in the video)" }
         if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
         if s.interrupted == true { text += s.declaredFrames.map { " (interrupted: \($0) declared)" } ?? " (interrupted)" }
         if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
-        let found = outcome.summaries.map { "\($0.summary.count) \($0.kind.rawValue)" }
+        let found = outcome.summaries.map { CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, words: $0.summary.extraCounts["words"]) }
         if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }
         return text + warnings.prefix(3).map { "; warning: \(MarkupEscaping.label($0, limit: 160))" }.joined()
     }

@@ -57,10 +57,10 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse images whose header claims more pixels than this, before decoding them.", valueName: "n"))
     var maxPixels: Int = ImageRequestHandler.defaultMaximumPixels
 
-    @Option(name: .customLong("max-file-bytes"), help: ArgumentHelp("Refuse input files larger than this many bytes, before reading them (default 1 GiB).", valueName: "n"))
+    @Option(name: .customLong("max-file-bytes"), help: ArgumentHelp("Refuse input files larger than this many bytes (1073741824: 1 GiB), before reading them.", valueName: "n"))
     var maxFileBytes: Int = RegularFile.defaultMaximumBytes
 
-    @Option(name: .customLong("pdf-dpi"), help: ArgumentHelp("Render the pages of PDF documents at this resolution (poppler's pdftoppm; default 300, what Tesseract expects of a page). A page that would exceed --max-pixels is refused.", valueName: "dpi"))
+    @Option(name: .customLong("pdf-dpi"), help: ArgumentHelp("Render the pages of PDF documents at this resolution (poppler's pdftoppm; 300 is what Tesseract expects of a page). A page that would exceed --max-pixels is refused.", valueName: "dpi"))
     var pdfDPI: Int = PDFRenderer.defaultResolution
 
     @Option(name: .customLong("pages"), help: ArgumentHelp("Analyse only these pages of multi-page TIFFs and PDFs: page numbers from 1 and ranges, e.g. 1 (cover pages), 1-3,7 or 10- (from page 10 on). Other inputs are analysed whole; outputs keep the pages' own numbers.", valueName: "list"))

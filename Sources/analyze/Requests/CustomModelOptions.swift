@@ -15,7 +15,7 @@ struct CustomModelOptions: RequestOptions {
     @Option(name: .customLong("model-config"), help: ArgumentHelp("With --model, the Darknet .cfg of the weights.", valueName: "file"))
     var modelConfig: String?
 
-    @Option(name: .customLong("model-input"), help: ArgumentHelp("With --model, the network's fixed input size WxH (default 416x416 for a detector, use the size the model was exported with).", valueName: "WxH"))
+    @Option(name: .customLong("model-input"), help: ArgumentHelp("With --model, the network's fixed input size WxH (use the size the model was exported with).", valueName: "WxH"))
     var modelInput: String = "416x416"
 
     @Option(name: .customLong("model-preprocessing"), help: ArgumentHelp("With --model, how pixels become inputs (RGB): unit = value/255 (default for detectors), torch = ImageNet mean/std after /255 (default for classifiers), tf = (value-127.5)/127.5.", valueName: "kind"))
