@@ -18,6 +18,7 @@ extern "C" void aocv_set_num_threads(int threads) {
 }
 
 extern "C" void aocv_silence_logging(void) {
+    aocv_discard_cerr();
     try { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); } catch (...) {}
 }
 

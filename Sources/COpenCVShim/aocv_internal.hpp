@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <iostream>
+#include <mutex>
+#include <streambuf>
 #include <new>
 #include <string>
 #include <vector>
@@ -43,13 +46,30 @@ inline void aocv_succeed(aocv_status *status) {
     status->message[0] = 0;
 }
 
+/// A stream buffer that drops everything written to it.
+struct aocv_discarding_buffer : std::streambuf {
+    int overflow(int c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char *, std::streamsize n) override { return n; }
+};
+
+/// Points std::cerr at a buffer that drops what is written (once; see aocv_guard). Inline, so the
+/// video library (a shared library of its own) does the same without a symbol from this one.
+inline void aocv_discard_cerr() {
+    static aocv_discarding_buffer buffer;
+    static std::once_flag once;
+    std::call_once(once, [] { std::cerr.rdbuf(&buffer); });
+}
+
 /// Runs `body`, turning every C++ exception into a status (ok = 0) and a nullptr/0 result.
 template <typename Result, typename Body>
 Result aocv_guard(aocv_status *status, Result failure, Body body) {
     // OpenCV's own log ("imdecode_(''): can't read data", "[ERROR] DNN/ONNX …") is off from the first
     // shim call on (as aocv_silence_logging): its failures reach the caller through `status`.
+    // cv::imdecode's "imdecode_(''): can't read data: …" is not a log line but a write to std::cerr:
+    // C++'s std::cerr writes nowhere from then on (analyze's own lines go through C stdio, untouched).
     static const bool silenced = [] {
         try { cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT); } catch (...) {}
+        aocv_discard_cerr();
         return true;
     }();
     (void)silenced;

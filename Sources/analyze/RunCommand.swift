@@ -132,6 +132,7 @@ struct RunCommand: ParsableCommand {
         runner.models = models
         runner.maximumFileBytes = runOptions.maxFileBytes
         runner.pdfResolution = runOptions.pdfDPI
+        runner.pdfPageTimeout = runOptions.pdfPageTimeout
         runner.checks = checks
         runner.resume = runOptions.resume
         runner.retainsObservations = false

@@ -88,6 +88,45 @@ struct PDFDocumentTests {
         return out
     }
 
+    /// A form-XObject bomb: `depth` nested forms, each drawing the one below `fan` times (10^7 fills
+    /// for depth 7: over a minute of pdftoppm), in a 3.5 KB file.
+    static func xObjectBomb(depth: Int, fan: Int) -> [UInt8] {
+        var objects: [String] = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /X \(5 + depth) 0 R >> >> /Contents 4 0 R >>",
+                                 "<< /Length 5 >>\nstream\n/X Do\nendstream",
+                                 "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Length 14 >>\nstream\n0 0 10 10 re f\nendstream"]
+        for level in 1 ... depth {
+            let body = (0 ..< fan).map { "q 1 0 0 1 \($0) \($0) cm /Y Do Q" }.joined(separator: " ")
+            objects.append("<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources << /XObject << /Y \(4 + level) 0 R >> >> /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream")
+        }
+        var out = Array("%PDF-1.4\n".utf8), offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(out.count)
+            out += Array("\(index + 1) 0 obj\n\(object)\nendobj\n".utf8)
+        }
+        let xref = out.count
+        out += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
+        for offset in offsets { out += Array((String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n").utf8) }
+        out += Array("trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        return out
+    }
+
+    /// A page that would render for minutes fails alone at --pdf-page-timeout; the batch goes on.
+    @Test func aPageThatRendersForeverIsCutShortByThePageTimeout() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appendingPathComponent("bomb.pdf")
+        try Data(Self.xObjectBomb(depth: 7, fan: 10)).write(to: bomb)
+        let started = Date()
+        let run = try CommandLineTests().run([bomb.path, Fixture.path("barcodes/qr-hello.png"), "--barcodes", "--pdf-page-timeout", "2",
+                                              "-o", folder.appendingPathComponent("out").path])
+        #expect(run.status == 1 && run.stderr.contains("bomb.pdf: PDF: pdftoppm did not finish within 2 s"), "\(run.stderr)")
+        #expect(run.stderr.contains("ok   ") && run.stderr.contains("qr-hello.png"), "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 40, "the page was not cut short")
+        let invalid = try CommandLineTests().run([bomb.path, "--pdf-page-timeout", "0"])
+        #expect(invalid.status == 2 && invalid.stderr.contains("--pdf-page-timeout must be between 1 and 3600"), "\(invalid.stderr)")
+    }
+
     @Test func everyPageOfAPDFIsRenderedUprightAndAnalysed() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -7,6 +7,26 @@ import Testing
 
 @Suite("Run report, CI checks, resume and shards")
 struct RunReportTests {
+    /// A card lists what is confidently there, by kind, without repeats: objects once per class with
+    /// their count, labels of 5% or more (no `weasel 0%`), text lines read with 50% or more.
+    @Test func cardsGroupObjectsAndKeepOnlyConfidentLabelsAndText() {
+        func object(_ name: String, _ confidence: Double) -> RecognizedObjectObservation {
+            RecognizedObjectObservation(boundingBox: BoundingBox(x: 0, y: 0, width: 10, height: 10), confidence: confidence,
+                                        labels: [ClassificationObservation(identifier: name, confidence: confidence)])
+        }
+        let objects = RecognizedObjectObservation.summary(of: [object("person", 0.71), object("person", 0.87), object("dog", 0.4), object("person", 0.5)])
+        #expect(objects.highlights == ["object: person ×3, best 87%", "object: dog 40%"])
+        let labels = ClassificationObservation.summary(of: [ClassificationObservation(identifier: "web site", confidence: 0.66),
+                                                            ClassificationObservation(identifier: "envelope", confidence: 0.06),
+                                                            ClassificationObservation(identifier: "weasel", confidence: 0.004)])
+        #expect(labels.highlights == ["label: web site 66%", "label: envelope 6%"])
+        #expect(labels.labels == ["web site", "envelope", "weasel"])   // the filter and --require still see every label
+        let box = BoundingBox(x: 0, y: 0, width: 10, height: 10)
+        let page = RecognizedPage(lines: [TextObservation(string: "ye A. ate aye", confidence: 0.2, boundingBox: box, words: []),
+                                          TextObservation(string: "CAFE LUNA", confidence: 0.9, boundingBox: box, words: [])], fullText: "")
+        #expect(page.summary.textPreview == ["CAFE LUNA"])
+    }
+
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

@@ -13,8 +13,11 @@ public enum PDFRenderer {
     /// The rendering resolution unless `--pdf-dpi` says otherwise: what Tesseract expects of a page and
     /// what scanners most often write.
     public static let defaultResolution = 300
-    /// Seconds one page may take to read or render.
-    static let timeout = 120.0
+    /// Seconds each poppler program may take for one page (`--pdf-page-timeout`), as the pixel count
+    /// of a page is bounded: a form-XObject bomb of a few kilobytes would otherwise render for minutes.
+    /// A 300-dpi page renders in about a second here. Bound for the scope of one image's analysis.
+    @TaskLocal public static var pageTimeout: Double = defaultPageTimeout
+    public static let defaultPageTimeout = 30.0
 
     /// Whether `bytes` are a PDF: its `%PDF-` header at the start, or in the first 1024 bytes (where
     /// readers look for it, after junk some generators write) of a file that does not begin as an image
@@ -66,7 +69,7 @@ public enum PDFRenderer {
     }
 
     /// The document's page count and the size of `page` (from 1).
-    static func info(_ document: Source, page: Int, timeout: Double = timeout) throws(AnalysisError) -> Info {
+    static func info(_ document: Source, page: Int, timeout: Double = pageTimeout) throws(AnalysisError) -> Info {
         let run = try runInfo(document, pages: page ... page, timeout: timeout)
         return parse(run.output, page: page)
     }
@@ -141,7 +144,7 @@ public enum PDFRenderer {
         }
         let pixelBytes = (width + 2) * (height + 2) * 3
         let run = try document.run(Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", document.argument],
-                                              timeout: timeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64))
+                                              timeout: pageTimeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64))
         try check(run, "pdftoppm")
         let pixels = try Self.pixels(ofPPM: run.output, maximumPixels: maximumPixels)
         return (pixels, warnings(run.errors))
@@ -177,7 +180,7 @@ public enum PDFRenderer {
 
     /// Throws the error a failed run means: poppler's own words (its last message), or what stopped it.
     static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
-        if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(timeout)) s; the page is not analysed") }
+        if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(run.timeout)) s; the page is not analysed (--pdf-page-timeout)") }
         if run.outputOverflowed {
             let what = program == "pdftoppm" ? "the page's pixels" : "\(run.output.count >> 20) MB for one page"
             throw AnalysisError(.undecodable, "PDF: \(program) wrote more than \(what); stopped")

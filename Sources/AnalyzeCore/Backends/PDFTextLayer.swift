@@ -34,7 +34,7 @@ enum PDFTextLayer {
     static func read(_ document: PDFRenderer.Source, page: Int, pixelsPerPoint: Double, width: Int, height: Int) throws(AnalysisError) -> Layer {
         let run = try document.run(Subprocess(executable: pdftotext, arguments: ["-f", "\(page)", "-l", "\(page)", "-bbox-layout", "-cropbox", "-enc", "UTF-8",
                                                                               "-q", document.argument, "-"],
-                                              timeout: PDFRenderer.timeout, maximumOutput: maximumOutput))
+                                              timeout: PDFRenderer.pageTimeout, maximumOutput: maximumOutput))
         try PDFRenderer.check(run, "pdftotext")
         return parse(run.output, pixelsPerPoint: pixelsPerPoint, width: width, height: height)
     }
@@ -94,7 +94,7 @@ enum PDFTextLayer {
     /// image, not counted).
     static func imageCoverage(_ document: PDFRenderer.Source, page: Int, area: Double) throws(AnalysisError) -> Double {
         let run = try document.run(Subprocess(executable: pdfimages, arguments: ["-list", "-f", "\(page)", "-l", "\(page)", document.argument],
-                                              timeout: PDFRenderer.timeout, maximumOutput: 4 << 20))
+                                              timeout: PDFRenderer.pageTimeout, maximumOutput: 4 << 20))
         try PDFRenderer.check(run, "pdfimages")
         return coverage(listing: run.output, area: area)
     }

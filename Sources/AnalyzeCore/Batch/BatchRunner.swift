@@ -17,6 +17,8 @@ public struct BatchRunner: Sendable {
     public var maximumPixels: Int
     /// A PDF's pages are rendered at this many dots per inch (`--pdf-dpi`).
     public var pdfResolution = PDFRenderer.defaultResolution
+    /// Seconds each poppler program may take for one page of a PDF (`--pdf-page-timeout`).
+    public var pdfPageTimeout = PDFRenderer.defaultPageTimeout
     /// Input files larger than this are refused before they are read.
     public var maximumFileBytes = RegularFile.defaultMaximumBytes
     /// Where the workers' engines find model files.
@@ -171,7 +173,7 @@ public struct BatchRunner: Sendable {
                 return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },
                                     resumed: true, timings: timings)
             }
-            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels, pdfResolution: pdfResolution)
+            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels, pdfResolution: pdfResolution, pdfPageTimeout: pdfPageTimeout)
             // Handed over, not copied: a page of a TIFF is made the file's first in place.
             let result = try handler.perform(requests, engines: engines, bytes: consume bytes, idleWorkers: idleWorkers)
             timings.add(result.timings)

@@ -199,7 +199,12 @@ struct SequenceSummaryAccumulator {
                 total.count += s.count
                 total.extraCounts.merge(s.extraCounts) { $0 + $1 }
                 Self.merge(&total.labels, s.labels, limit: 200)
-                Self.merge(&total.highlights, s.highlights, limit: 20)
+                // Labels and objects: one line of the names seen, not a line per frame ("person 71%" ×40).
+                if entry.result is ImageClassification || entry.result is [RecognizedObjectObservation] {
+                    total.highlights = Self.namesLine(kind: entry.kind, total.labels)
+                } else {
+                    Self.merge(&total.highlights, s.highlights, limit: 20)
+                }
                 Self.merge(&total.textPreview, s.textPreview, limit: 5)
                 Self.merge(&total.searchable, s.searchable, limit: 400)
                 summaries[i].summary = total
@@ -208,9 +213,19 @@ struct SequenceSummaryAccumulator {
                 // Labels once each: "person" in 300 frames is one label to filter on.
                 first.labels = []
                 Self.merge(&first.labels, s.labels, limit: 200)
+                if entry.result is ImageClassification || entry.result is [RecognizedObjectObservation] {
+                    first.highlights = Self.namesLine(kind: entry.kind, first.labels)
+                }
                 summaries.append((entry.kind, first))
             }
         }
+    }
+
+    /// `objects seen: person, car, dog, …` (the first 12 names in order of appearance); nothing when none.
+    private static func namesLine(kind: ObservationKind, _ names: [String]) -> [String] {
+        guard !names.isEmpty else { return [] }
+        let noun = kind.rawValue == "classification" ? "labels" : kind.rawValue
+        return ["\(noun) seen: " + names.prefix(12).joined(separator: ", ") + (names.count > 12 ? ", …" : "")]
     }
 
     private static func merge(_ list: inout [String], _ more: [String], limit: Int) {

@@ -12,7 +12,12 @@ public struct ImageRequestHandler {
     /// A PDF's pages are rendered at this many dots per inch (`--pdf-dpi`).
     public let pdfResolution: Int
 
-    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels, pdfResolution: Int = PDFRenderer.defaultResolution) {
+    /// Seconds each poppler program may take for a page of a PDF.
+    public let pdfPageTimeout: Double
+
+    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels, pdfResolution: Int = PDFRenderer.defaultResolution,
+                pdfPageTimeout: Double = PDFRenderer.defaultPageTimeout) {
+        self.pdfPageTimeout = pdfPageTimeout
         self.source = source
         self.maximumPixels = maximumPixels
         self.pdfResolution = pdfResolution
@@ -54,14 +59,20 @@ public struct ImageRequestHandler {
                 // reads the file itself when it is one, only the parts the page needs.
                 let document = PDFRenderer.Source.preferring(path: source.path, over: file), pageNumber = source.page?.number ?? 1
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
-                    try PDFRenderer.render(document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution, maximumPixels: maximumPixels)
+                    try PDFRenderer.$pageTimeout.withValue(pdfPageTimeout) {
+                        Swift.Result { () throws(AnalysisError) in
+                            try PDFRenderer.render(document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution, maximumPixels: maximumPixels)
+                        }
+                    }.get()
                 }
                 warnings += pdfWarnings
                 // A typeset page's own words, when the text request takes them (``PDFText``), instead of OCR.
                 let pageText = requests[TextRequest.self].flatMap { text in
                     timings.measure("text") {
-                        text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: pixels.width, height: pixels.height,
-                                         warnings: &warnings)
+                        PDFRenderer.$pageTimeout.withValue(pdfPageTimeout) {
+                            text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: pixels.width, height: pixels.height,
+                                             warnings: &warnings)
+                        }
                     }
                 }
                 return perform(requests, on: UprightImage(pixels: pixels, orientation: .up, pageText: pageText), warnings: warnings, engines: engines,

@@ -18,7 +18,9 @@ public struct ClassificationObservation: Sendable, Hashable, Codable {
         let named = labels.prefix(3).map { "\(MarkupEscaping.label($0.identifier, limit: 30)) \(Int(($0.confidence * 100).rounded()))%" }
         var summary = ResultSummary(count: labels.count, phrase: "\(labels.count) label(s)" + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + ")"))
         summary.labels = labels.map(\.identifier)
-        summary.highlights = labels.map { "\($0.identifier) \(Int(($0.confidence * 100).rounded()))%" }
+        // The report's card: the labels a person would read as there (5% or more), at most five.
+        summary.highlights = labels.filter { $0.confidence >= ImageClassification.minimumShownConfidence }.prefix(5)
+            .map { "label: \($0.identifier) \(Int(($0.confidence * 100).rounded()))%" }
         return summary
     }
 }

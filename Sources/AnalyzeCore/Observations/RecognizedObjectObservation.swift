@@ -24,7 +24,18 @@ public struct RecognizedObjectObservation: ListedObservation {
         var summary = ResultSummary(count: objects.count, phrase: "\(objects.count) object(s)"
             + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (objects.count > 4 ? ", …" : "") + ")"))
         summary.labels = objects.map(\.identifier)
-        summary.highlights = objects.prefix(20).map { "\($0.identifier) \(Int(($0.confidence * 100).rounded()))%" }
+        // The report's card: one line per class (`object: person ×3, best 87%`), in order of first appearance.
+        var order: [String] = [], best: [String: (count: Int, confidence: Double)] = [:]
+        for object in objects {
+            if best[object.identifier] == nil { order.append(object.identifier) }
+            let seen = best[object.identifier] ?? (0, 0)
+            best[object.identifier] = (seen.count + 1, max(seen.confidence, object.confidence))
+        }
+        summary.highlights = order.prefix(10).map { name in
+            let (count, confidence) = best[name] ?? (1, 0)
+            let percent = Int((confidence * 100).rounded())
+            return count > 1 ? "object: \(name) ×\(count), best \(percent)%" : "object: \(name) \(percent)%"
+        }
         return summary
     }
 }

@@ -118,6 +118,8 @@ public struct RecognizedPage: RequestResult {
 
     /// Lines shown in the report.
     public static let previewLines = 5
+    /// Lines read with less confidence are left out of the report's preview (and not drawn).
+    public static let minimumPreviewConfidence = 0.5
 
     public var summary: ResultSummary {
         let words = lines.reduce(0) { $0 + $1.words.count }
@@ -128,7 +130,8 @@ public struct RecognizedPage: RequestResult {
         }
         var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)\(origin)")
         summary.extraCounts = ["words": words]
-        summary.textPreview = lines.prefix(Self.previewLines).map(\.string)
+        // The report's preview: lines read with some confidence (a video frame's "ye A. ate aye" is not shown).
+        summary.textPreview = lines.filter { $0.confidence >= Self.minimumPreviewConfidence }.prefix(Self.previewLines).map(\.string)
         summary.searchable = lines.map(\.string)
         return summary
     }

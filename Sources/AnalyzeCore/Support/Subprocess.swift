@@ -30,6 +30,8 @@ struct Subprocess {
         let errors: String
         let timedOut: Bool
         let outputOverflowed: Bool
+        /// The seconds it was given.
+        var timeout: Double = 0
     }
 
     /// Runs it with `input` on its stdin; throws only when it cannot be started.
@@ -148,7 +150,7 @@ struct Subprocess {
         // WIFEXITED / WEXITSTATUS (macros Swift does not import).
         let exited = status & 0x7F == 0
         return Outcome(status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
-                       errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed)
+                       errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed, timeout: timeout)
     }
 
     /// glibc's `pipe2`, which Swift's Glibc module does not declare.

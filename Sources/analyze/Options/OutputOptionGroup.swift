@@ -63,6 +63,9 @@ struct RunOptionGroup: ParsableArguments {
     @Option(name: .customLong("pdf-dpi"), help: ArgumentHelp("Render the pages of PDF documents at this resolution (poppler's pdftoppm; 300 is what Tesseract expects of a page). A page that would exceed --max-pixels is refused.", valueName: "dpi"))
     var pdfDPI: Int = PDFRenderer.defaultResolution
 
+    @Option(name: .customLong("pdf-page-timeout"), help: ArgumentHelp("Seconds poppler may take to read or render one page of a PDF; a page that takes longer fails alone (its error says so) and the batch goes on.", valueName: "seconds"))
+    var pdfPageTimeout: Double = PDFRenderer.defaultPageTimeout
+
     @Option(name: .customLong("pages"), help: ArgumentHelp("Analyse only these pages of multi-page TIFFs and PDFs: page numbers from 1 and ranges, e.g. 1 (cover pages), 1-3,7 or 10- (from page 10 on). Other inputs are analysed whole; outputs keep the pages' own numbers.", valueName: "list"))
     var pages: PageSelection?
 
@@ -89,6 +92,7 @@ struct RunOptionGroup: ParsableArguments {
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if maxFileBytes < 1 { throw ValidationError("--max-file-bytes must be positive") }
         if !(18 ... 2400).contains(pdfDPI) { throw ValidationError("--pdf-dpi must be between 18 and 2400") }
+        if !(pdfPageTimeout >= 1 && pdfPageTimeout <= 3600) { throw ValidationError("--pdf-page-timeout must be between 1 and 3600 seconds") }
         if print && jsonl { throw ValidationError("--print and --jsonl both write to stdout: choose one") }
     }
 }
