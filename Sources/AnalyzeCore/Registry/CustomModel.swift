@@ -1,3 +1,5 @@
+import Foundation
+
 /// A network of one's own (`--model`), like a `VNCoreMLRequest`: loaded once to see what its
 /// outputs are, then performed as an ``ObjectRequest`` (YOLO-style detections) or a
 /// ``ClassificationRequest`` (one score per class).
@@ -40,6 +42,38 @@ public enum CustomModel {
         case .classifier:
             network.centreCrop = true
             return ClassificationRequest(model: network, minimumConfidence: minimumConfidence ?? 0)
+        }
+    }
+}
+
+extension CustomModel {
+    /// Address space a network of one's own may map while it loads and runs once (or 8 times its file).
+    public static let probeMemoryLimit = 4 << 30
+    /// Seconds it may take.
+    public static let probeTimeout = 60.0
+
+    /// Loads the network and runs it once, as ``request(weights:configuration:labels:inputWidth:inputHeight:preprocessing:minimumConfidence:models:)``
+    /// does, but in a process of its own (`executable probe-model …`, this program's hidden
+    /// subcommand) under a memory cap and a time limit: a model is untrusted input, and a tiny ONNX
+    /// whose graph expands its input to [100000, 3, 224, 224] grew to 43 GB in 40 s in the run's own
+    /// process. Throws, with the reason, when the network does not load within the limits.
+    public static func probe(executable: String, weights: String, configuration: String?, labels: String,
+                             inputWidth: Int, inputHeight: Int) throws(AnalysisError) {
+        var arguments = ["probe-model", "--model", weights, "--labels", labels, "--model-input", "\(inputWidth)x\(inputHeight)"]
+        if let configuration { arguments += ["--model-config", configuration] }
+        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: weights))?[.size] as? Int) ?? 0
+        let limit = max(probeMemoryLimit, 8 * fileBytes)
+        let run = try Subprocess(executable: executable, arguments: arguments, timeout: probeTimeout, memoryLimit: limit, maximumOutput: 1 << 16)
+            .run(input: [])
+        if run.timedOut {
+            throw AnalysisError(.engineFailed, "the network did not load and run within \(Int(probeTimeout)) s: refused")
+        }
+        guard let status = run.status else {
+            throw AnalysisError(.engineFailed, "loading the network was stopped: it needed more than \(limit >> 30) GiB of memory, or crashed: refused")
+        }
+        guard status == 0 else {
+            let said = run.errors.split(separator: "\n").last.map { String($0) } ?? "it could not be loaded"
+            throw AnalysisError(.engineFailed, said.hasPrefix("Error: ") ? String(said.dropFirst(7)) : said)
         }
     }
 }

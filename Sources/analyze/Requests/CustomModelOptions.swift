@@ -1,4 +1,5 @@
 import AnalyzeCore
+import Foundation
 import ArgumentParser
 
 extension CustomModel.Preprocessing: ExpressibleByArgument {}
@@ -45,10 +46,43 @@ struct CustomModelOptions: RequestOptions {
     func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         guard let model, let labels, let size = inputSize else { return nil }
         do {
+            // Loaded and run once in a process of its own first, under a memory cap and a time limit.
+            try CustomModel.probe(executable: Self.executable, weights: model, configuration: modelConfig, labels: labels,
+                                  inputWidth: size.width, inputHeight: size.height)
             return try CustomModel.request(weights: model, configuration: modelConfig, labels: labels, inputWidth: size.width, inputHeight: size.height,
                                            preprocessing: modelPreprocessing, minimumConfidence: modelMinConfidence, models: &models)
         } catch {
             throw ValidationError("--model \(model): \(error.message)")
+        }
+    }
+}
+
+extension CustomModelOptions {
+    /// This program, for the probe's process.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// `analyze probe-model --model …` (hidden): loads a network of one's own and runs it once, as a run
+/// would; exits 0 when it can, else prints why and exits 1. The run starts it in a process of its own
+/// under a memory cap and a time limit (``CustomModel/probe(executable:weights:configuration:labels:inputWidth:inputHeight:)``).
+struct ProbeModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "probe-model", abstract: "Load a --model network once (used by a run).",
+                                                    shouldDisplay: false)
+
+    @OptionGroup var options: CustomModelOptions
+
+    func run() throws {
+        guard let model = options.model, let labels = options.labels, let size = options.inputSize else { throw ExitCode(2) }
+        var models = ModelLocator(directories: [])
+        do {
+            _ = try CustomModel.request(weights: model, configuration: options.modelConfig, labels: labels, inputWidth: size.width,
+                                        inputHeight: size.height, preprocessing: options.modelPreprocessing,
+                                        minimumConfidence: options.modelMinConfidence, models: &models)
+        } catch {
+            Terminal.printError(error.message)
+            throw ExitCode(1)
         }
     }
 }
