@@ -1,9 +1,11 @@
+import CHeif
 import Foundation
 import Testing
 @testable import AnalyzeCore
 
-/// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF (one page, and the second of two), WebP, PGM and
-/// PDF seeds (a PDF's mutants through poppler's own processes): every mutant goes through the
+/// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF (one page, and the second of two), WebP, PGM,
+/// GIF, HEIC (and a grid's boxes) and PDF seeds (a PDF's mutants through poppler's own processes), and over
+/// video files (MJPEG and MPEG-4 AVIs, an MP4 and an MPEG-TS made by ffmpeg): every mutant goes through the
 /// header parser, the EXIF reader and the whole handler (decode, orientation, rectangles, barcodes)
 /// and must give a result or a clear error, in bounded time; a crash ends the test process.
 ///
@@ -24,7 +26,11 @@ struct MutationFuzzTests {
         let pdf = PDFDocumentTests.pdf([try PDFDocumentTests.jpegPage("orientation/orient-1.jpg", width: 480, height: 320)])
         return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) }
             + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80)), ("tiff-pages", MultiPageTIFFTests.tiff([page, page])),
-               ("pgm", Array("P5\n# scan\n16 8\n255\n".utf8) + page.pixels), ("pdf", pdf)]
+               ("pgm", Array("P5\n# scan\n16 8\n255\n".utf8) + page.pixels), ("pdf", pdf),
+               ("gif", ScanFormatTests.gif(screen: (10, 12), frame: (1, 1, 8, 8), palette: [[0, 0, 0], [255, 255, 255], [200, 30, 30], [30, 30, 200]],
+                                           indices: (0 ..< 64).map { UInt8(($0 / 3) % 4) }, transparent: 3, interlaced: true)),
+               ("heic", try HEIFTests.heic(try HEIFTests.upright().resized(width: 96, height: 64), orientation: heif_orientation_rotate_90_cw)),
+               ("heic-grid", HEIFTests.gridHEIF(width: 4032, height: 3024, wide: false))]
     }
 
     /// A mutant of the two-page TIFF is also read as its second page, as the runner reads such a file.
@@ -99,5 +105,56 @@ struct MutationFuzzTests {
         }
         #expect(slowest < 10, "a mutant took \(slowest) s")
         print("mutation fuzzing: \(Self.count) mutants (seed \(Self.seed)), \(decoded) decoded, \(refused) refused, slowest \(String(format: "%.3f", slowest)) s")
+    }
+
+    /// Video seeds: a second of vtest.avi as MJPEG and MPEG-4 in AVI, H.264-free MPEG-4 in MP4 and in
+    /// MPEG-TS (ffmpeg's own encoders, at 160×120).
+    static func videoSeeds(in folder: URL) throws -> [(name: String, bytes: [UInt8])] {
+        var seeds: [(String, [UInt8])] = []
+        for (name, codec) in [("mjpeg.avi", "mjpeg"), ("mpeg4.avi", "mpeg4"), ("mpeg4.mp4", "mpeg4"), ("mpeg4.ts", "mpeg4")] {
+            let file = folder.appendingPathComponent(name)
+            try SequenceTests.ffmpeg(["-i", try OpenCVSample.path("vtest.avi"), "-t", "1", "-vf", "scale=160:120", "-c:v", codec, "-q:v", "5", file.path])
+            seeds.append((name, [UInt8](try Data(contentsOf: file))))
+        }
+        return seeds
+    }
+
+    /// Mutants of video files (a tenth of `ANALYZE_FUZZ_COUNT`): each is opened as a local video and up
+    /// to 8 frames are read and analysed; it gives frames or a clear error, in bounded time.
+    @Test func mutantsOfVideosGiveFramesOrAClearErrorInBoundedTime() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seeds = try Self.videoSeeds(in: folder)
+        var g = UntrustedBytesTests.Generator(state: Self.seed ^ 0x71DE0)
+        let count = max(seeds.count, Self.count / 10)
+        var read = 0, refused = 0, frames = 0, slowest = 0.0
+        let requests = RequestSet([RectangleRequest()])
+        let engines = WorkerEngines()
+        for n in 0 ..< count {
+            let seed = seeds[n % seeds.count]
+            let file = folder.appendingPathComponent("mutant-\(n % 4)." + (seed.name as NSString).pathExtension)
+            try Data(Self.mutate(seed.bytes, using: &g)).write(to: file)
+            let start = Date()
+            do {
+                let source = try VideoFrameSource(path: file.path, maximumPixels: 1_000_000)
+                var selector = FrameSelector(FrameSampling(maximumFrames: 8))
+                while let frame = source.next(&selector) {
+                    var analysis = ImageAnalysis(file: "", orientation: 1, width: frame.image.width, height: frame.image.height)
+                    var timings = StageTimings()
+                    ImageRequestHandler.perform(requests, on: frame.image, engines: engines, into: &analysis, timings: &timings)
+                    #expect(frame.image.width > 0 && frame.image.height > 0 && frame.image.width * frame.image.height <= 1_000_000)
+                    frames += 1
+                }
+                _ = source.takeWarnings()
+                if let error = source.readError { #expect(!error.isEmpty) }
+                read += 1
+            } catch {
+                #expect(!error.message.isEmpty, "video mutant \(n) of \(seed.name)")
+                refused += 1
+            }
+            slowest = max(slowest, Date().timeIntervalSince(start))
+        }
+        #expect(slowest < 30, "a video mutant took \(slowest) s")
+        print("mutation fuzzing (videos): \(count) mutants (seed \(Self.seed)), \(read) opened (\(frames) frames analysed), \(refused) refused, slowest \(String(format: "%.3f", slowest)) s")
     }
 }
