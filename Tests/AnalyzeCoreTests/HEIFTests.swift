@@ -195,6 +195,10 @@ struct HEIFTests {
             let error = try #require(throws: AnalysisError.self) { _ = try UprightImage(decoding: huge, orientation: .up, maximumPixels: 20_000_000) }
             #expect(error.code == .tooLarge && error.message.contains("grid image is 32000x"), "\(error.message)")
         }
+        // 32-bit sizes whose product passes Int's range (found by scripts/fuzz): refused, not a trap.
+        let overflowing = Self.gridHEIF(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, wide: true)
+        #expect(HEIFPrimaryItem.derivedCanvasSizes(in: overflowing).first?.pixels == Int.max)
+        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: overflowing, orientation: .up, maximumPixels: 20_000_000) }
         // An ordinary HEIC has no derived item; damaged boxes give nothing rather than a crash.
         let plain = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
         #expect(HEIFPrimaryItem.derivedCanvasSizes(in: plain).isEmpty)

@@ -53,8 +53,8 @@ enum HEIFDecoder {
 
     private static func decodeOnce(_ bytes: [UInt8], maximumPixels: Int, ffmpeg: Bool) throws(Failure) -> OpenCVMat {
         // A grid or an overlay is decoded onto the canvas its own data declares, not its ispe's size.
-        if let canvas = HEIFPrimaryItem.derivedCanvasSizes(in: bytes).first, canvas.width * canvas.height > maximumPixels {
-            throw .failed(AnalysisError(.tooLarge, "the HEIF container's \(canvas.type) image is \(canvas.width)x\(canvas.height) = \(canvas.width * canvas.height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)"))
+        if let canvas = HEIFPrimaryItem.derivedCanvasSizes(in: bytes).first, canvas.pixels > maximumPixels {
+            throw .failed(AnalysisError(.tooLarge, "the HEIF container's \(canvas.type) image is \(canvas.width)x\(canvas.height) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)"))
         }
         guard let context = heif_context_alloc() else { throw .failed(AnalysisError(.engineFailed, "heif_context_alloc failed")) }
         defer { heif_context_free(context) }

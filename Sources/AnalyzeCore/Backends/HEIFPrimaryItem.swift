@@ -29,7 +29,7 @@ enum HEIFPrimaryItem {
     /// (ISO/IEC 23008-12 §6.6.2.3): libheif decodes a grid or an overlay onto a canvas of that size,
     /// whatever its `ispe` property says (a grid patched to 32000×32000 behind an `ispe` of 2566×3313).
     /// Items whose data cannot be found or read are left out; the file then fails in libheif.
-    static func derivedCanvasSizes(in bytes: [UInt8]) -> [(type: String, width: Int, height: Int)] {
+    static func derivedCanvasSizes(in bytes: [UInt8]) -> [(type: String, width: Int, height: Int, pixels: Int)] {
         guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else { return [] }
         let children = boxes(in: bytes, from: meta.start + 4, to: meta.end)
         guard let iinf = children.first(where: { $0.type == "iinf" }), iinf.start + 4 <= iinf.end,
@@ -48,7 +48,7 @@ enum HEIFPrimaryItem {
             if type == "grid" || type == "iovl" { derived[id] = type }
         }
         guard !derived.isEmpty else { return [] }
-        var sizes: [(type: String, width: Int, height: Int)] = []
+        var sizes: [(type: String, width: Int, height: Int, pixels: Int)] = []
         for (id, start) in itemStarts(bytes, iloc: iloc, idat: idat) {
             guard let type = derived[id] else { continue }
             // grid: version, flags, rows−1, columns−1; iovl: version, flags, four 16-bit fill values.
@@ -59,9 +59,11 @@ enum HEIFPrimaryItem {
             let size = wide ? 4 : 2
             guard let width = integer(bytes, at: at, size: size, end: bytes.count),
                   let height = integer(bytes, at: at + size, size: size, end: bytes.count) else { continue }
-            sizes.append((type, width, height))
+            // 32-bit sizes: their product can pass Int's range (found by scripts/fuzz).
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            sizes.append((type, width, height, overflow ? Int.max : pixels))
         }
-        return sizes.sorted { ($0.width * $0.height, $0.type) > ($1.width * $1.height, $1.type) }
+        return sizes.sorted { ($0.pixels, $0.type) > ($1.pixels, $1.type) }
     }
 
     /// Where each item's data starts in `bytes`, from the `iloc` box: its first extent, in the file
