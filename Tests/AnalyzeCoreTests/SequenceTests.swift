@@ -683,6 +683,15 @@ struct SequenceTests {
         #expect(SequenceProgress.clock(3725) == "1:02:05" && SequenceProgress.clock(.nan) == "0:00")
     }
 
+    @Test func aTrackIsLabelledWithItsKindInTheSingular() {
+        func caption(_ kind: String, _ label: String? = nil) -> String {
+            TrackedObjectObservation(trackID: 3, kind: kind, label: label, boundingBox: BoundingBox(x: 0, y: 0, width: 4, height: 4),
+                                     confidence: 1, source: .tracked).caption
+        }
+        #expect(caption("faces") == "#3 face" && caption("rectangles") == "#3 rectangle" && caption("box") == "#3 box")
+        #expect(caption("objects", "person") == "#3 person")
+    }
+
     @Test func countsReadTheSameOnEveryLine() {
         #expect(CountWording.phrase(kind: "faces", count: 1) == "1 face" && CountWording.phrase(kind: "barcodes", count: 2) == "2 barcodes")
         #expect(CountWording.phrase(kind: "classification", count: 80) == "80 labels")

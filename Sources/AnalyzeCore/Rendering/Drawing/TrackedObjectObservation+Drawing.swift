@@ -9,7 +9,8 @@ extension TrackedObjectObservation {
 
     /// The label drawn beside the box.
     var caption: String {
-        let name = kind == "faces" ? "face" : kind == "box" ? "box" : kind
+        // The kind in the singular: `#6 face`, `#14 rectangle`, `#1 box`.
+        let name = kind.hasSuffix("s") && kind != "classification" ? String(kind.dropLast()) : kind
         return "#\(trackID) " + (label.map { MarkupEscaping.label($0, limit: 24) } ?? name)
     }
 
