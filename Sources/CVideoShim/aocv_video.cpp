@@ -220,8 +220,6 @@ void open_stream(aocv_video *video, const std::string &url, const std::string &d
                                                                  : "nothing came within " + std::to_string(open_timeout_ms / 1000) + " s");
         throw std::runtime_error("FFmpeg could not open it: " + describe(video, opened));
     }
-    if (local_file && !is_local_demuxer(video->format->iformat ? video->format->iformat->name : nullptr))
-        throw std::runtime_error("it is not a self-contained video file");
     int found = avformat_find_stream_info(video->format, nullptr);
     if (found < 0) throw std::runtime_error("FFmpeg could not read its streams: " + describe(video, found));
     const AVCodec *decoder = nullptr;

@@ -651,15 +651,14 @@ struct SequenceTests {
         let photo = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("messi5.jpg"))))).0
         let black = try OpenCVMat.blank(width: photo.width, height: photo.height, color: (0, 0, 0))
         let sheet = ContactSheet()
-        for n in 0 ..< 200 {
-            // Key frames every frame for the first 20 (nothing tracked yet), then one in 10.
-            try sheet.offer(n < 3 ? black : photo, caption: "#\(n)", keyFrame: n < 20 || n % 10 == 0)
-        }
+        // Every analysed frame is offered (a tracked video's key frames, every frame for its first 20
+        // and then one in 10, used to be the only ones, which crowded the sheet into its first second).
+        for n in 0 ..< 200 { try sheet.offer(n < 3 ? black : photo, caption: "#\(n)") }
         let captions = sheet.picks.map(\.1)
         #expect(captions.count == 12 && captions.first == "#3" && (captions.last.flatMap { Int($0.dropFirst()) } ?? 0) >= 180, "\(captions)")
         #expect(captions.filter { (Int($0.dropFirst()) ?? 0) < 20 }.count <= 2, "\(captions)")
         let dark = ContactSheet()
-        for n in 0 ..< 5 { try dark.offer(black, caption: "#\(n)", keyFrame: true) }
+        for n in 0 ..< 5 { try dark.offer(black, caption: "#\(n)") }
         #expect(dark.picks.map(\.1) == ["#0"])
     }
 

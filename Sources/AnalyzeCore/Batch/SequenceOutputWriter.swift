@@ -60,7 +60,7 @@ final class SequenceOutputWriter {
                 }
                 try videoWriter?.write(canvas)
             }
-            try contactSheet?.offer(canvas, caption: Self.caption(of: frame), keyFrame: frame.keyFrame)
+            try contactSheet?.offer(canvas, caption: Self.caption(of: frame))
         }
     }
 
@@ -119,7 +119,7 @@ final class ContactSheet {
     /// The first flat frame passed over, shown only when no other frame was kept.
     private var flat: (OpenCVMat, String)?
 
-    func offer(_ frame: OpenCVMat, caption: String, keyFrame: Bool) throws(AnalysisError) {
+    func offer(_ frame: OpenCVMat, caption: String) throws(AnalysisError) {
         defer { offered += 1 }
         guard offered % stride == 0 else { return }
         let width = Self.thumbnailWidth, height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))

@@ -34,13 +34,11 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
 
     /// Set by ``close()``; read by the capture's interrupt callback on the reader thread.
     private let stopRequested = CancellationFlag()
-    private let readTimeout: Duration
 
     /// Opens `url` (at most 15 s; Ctrl-C and `duration`, counted from now, cut the wait short).
     init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
          cancellation: CancellationFlag? = nil) throws(AnalysisError) {
         self.cancellation = cancellation
-        self.readTimeout = readTimeout
         start = DispatchTime.now().uptimeNanoseconds
         let begun = start
         let capture = try VideoCapture(url, localFile: false, maximumPixels: maximumPixels, openTimeout: .seconds(15), readTimeout: readTimeout) {
