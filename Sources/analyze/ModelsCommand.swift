@@ -26,6 +26,7 @@ struct ModelsCommand: ParsableCommand {
         let optional: [(use: String, model: ModelIdentity, without: String)] =
             [("text (--text-gate auto)", TextRequest.ppocrDetector.identity, "every large image is read whole")]
             + TextReaderModels.ppocrV4.identities.map { ("text (--text-gate auto)", $0, "Tesseract reads photos, signs and receipts too") }
+            + NetworkModel.yolov4Tiny.files.map { ("objects, MIT-licensed alternative (--model yolov4-tiny.weights)", $0, "--objects has YOLO11n (AGPL-3.0) only") }
         for (use, model, without) in optional {
             if let path = try? locator.path(of: model) {
                 print("\(use): \(model.name) present: \(path)")

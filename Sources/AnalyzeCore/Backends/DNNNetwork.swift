@@ -23,8 +23,8 @@ final class DNNNetwork {
         if model.labels == NetworkModel.yolov4Tiny.labels { labels = labels.map(ClassNameSpelling.coco) }
         switch model.runtime {
         case .onnxRuntime:
-            guard model.role == .classifier, model.configuration == nil, !decidingRole else {
-                throw AnalysisError(.engineUnavailable, "\(model.weights.name): only classifiers run on ONNX Runtime")
+            guard model.configuration == nil, !decidingRole else {
+                throw AnalysisError(.engineUnavailable, "\(model.weights.name): only ONNX files of a known role run on ONNX Runtime")
             }
             engine = .onnxRuntime(try ONNXSession(model: model.weights, models: models))
         case .openCV:
@@ -97,7 +97,13 @@ final class DNNNetwork {
     /// reduction of an image of size `original` (see ``source(in:)``): boxes are the original's pixels.
     func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double, maximumOverlap: Double,
                 maximumObservations: Int, minimumLabelScore: Double = 0) throws(AnalysisError) -> [RecognizedObjectObservation] {
-        guard case .openCV(let handle) = engine else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
+        let handle: OpaquePointer
+        switch engine {
+        case .openCV(let h): handle = h
+        case .onnxRuntime(let session):
+            return try detect(in: image, reducedFrom: original, session: session, minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+                              maximumObservations: maximumObservations, minimumLabelScore: minimumLabelScore)
+        }
         var found = [aocv_detection](repeating: aocv_detection(), count: max(1, maximumObservations))
         var status = aocv_status()
         let count = found.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -115,6 +121,37 @@ final class DNNNetwork {
                 .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= minimumLabelScore) }.map(\.element)
             return RecognizedObjectObservation(boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
                                                labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
+        }
+    }
+
+    /// Objects found by an anchor-free YOLO (``AnchorFreeDetections``) on ONNX Runtime. The network takes
+    /// any input in multiples of 32: the image is letterboxed into a canvas of its own proportions with the
+    /// area of the model's input size squared (``NetworkCanvas/fitted(width:height:area:)``), so a 4:3 photo
+    /// and a portrait photo cost the same forward and their objects are seen at the same scale.
+    private func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: ONNXSession, minimumConfidence: Double,
+                        maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double) throws(AnalysisError) -> [RecognizedObjectObservation] {
+        guard model.role == .detector else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
+        let size = original ?? (width: image.width, height: image.height)
+        let canvas = NetworkCanvas.fitted(width: size.width, height: size.height, area: model.inputWidth)
+        var params = Self.parameters(of: model, classes: labels.count)
+        params.input_width = Int32(canvas.width)
+        params.input_height = Int32(canvas.height)
+        let shape = [1, 3, canvas.height, canvas.width]
+        var planes = [Float](repeating: 0, count: shape.reduce(1, *))
+        var mapping = aocv_dnn_mapping()
+        var status = aocv_status()
+        let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return aocv_dnn_input_planes(image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count, &mapping, &status)
+        }
+        guard made == 0 else { throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status)) }
+        let output = try session.run(planes, shape: shape)
+        let found = try AnchorFreeDetections.decode(output, classes: labels.count, mapping: .init(ax: mapping.ax, bx: mapping.bx, ay: mapping.ay, by: mapping.by),
+                                                    width: size.width, height: size.height, minimumConfidence: minimumConfidence,
+                                                    maximumOverlap: maximumOverlap, capacity: max(1, maximumObservations), minimumLabelScore: minimumLabelScore)
+        return found.map { d in
+            RecognizedObjectObservation(boundingBox: d.box, confidence: d.score,
+                                        labels: d.labels.map { ClassificationObservation(identifier: label(Int32($0.index)), confidence: $0.score) })
         }
     }
 
@@ -168,6 +205,10 @@ extension DNNNetwork {
     ///   reference pipeline (at twice, the probabilities of uncertain photos moved by up to 0.05; at
     ///   four times, by up to 0.03, the best label unchanged on the nine photos of the benchmark).
     func source(in image: UprightImage) throws(AnalysisError) -> OpenCVMat {
+        if case .onnxRuntime = engine, model.role == .detector {
+            let canvas = NetworkCanvas.fitted(width: image.width, height: image.height, area: model.inputWidth)
+            return try image.reduction(toFit: canvas.width, canvas.height)
+        }
         guard model.centreCrop else { return try image.reduction(toFit: model.inputWidth, model.inputHeight) }
         let aspect = Double(model.inputWidth) / Double(model.inputHeight)
         let cropWidth = min(Double(image.width), Double(image.height) * aspect) * Self.cropFraction

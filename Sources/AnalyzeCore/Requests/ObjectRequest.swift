@@ -1,6 +1,6 @@
 /// Finds objects with a detector network and names them with ranked labels, like a
 /// `VNCoreMLRequest` with an object detector (`VNRecognizedObjectObservation`s). The default
-/// network is YOLOv4-tiny (80 COCO classes); `--model` brings another.
+/// network is YOLO11n (80 COCO classes); `--model` brings another.
 public struct ObjectRequest: ImageRequest {
     public static let kind = ObservationKind.objects
     public static let kindAliases = ["object"]
@@ -15,16 +15,19 @@ public struct ObjectRequest: ImageRequest {
     public var maximumObservations: Int
 
     /// The default threshold, chosen for F1 on the development set of `scripts/evaluate-objects`
-    /// (37 photos, 159 boxes; the curve in docs/benchmarks.md): at 0.5 precision 100%, recall 56%;
-    /// at 0.3 95% and 67%; the best F1 lies at 0.15–0.25 on either half of the set. 0.3 leaves room
-    /// for photos more cluttered than the set's.
+    /// (37 photos, 159 boxes; the curve in docs/benchmarks.md): YOLO11n at input 800 has its best F1
+    /// at 0.3 (precision 86%, recall 83%), on the photos as they are and shrunk to 640 px.
     public static let defaultMinimumConfidence = 0.3
+    /// The side of the square whose area the default detector's input has (in the image's proportions):
+    /// chosen on the development set (docs/benchmarks.md), where 800 beat YOLO11n's training size 640 and
+    /// 960 in mAP and F1, on the photos as they are and shrunk to COCO's 640 px.
+    public static let defaultInputSize = NetworkModel.yolo11n.inputWidth
     /// A detection's other labels below this score are left out (a `person` is not also `titi 0%`).
     public static let minimumLabelScore = 0.01
 
-    public init() { self.init(model: .yolov4Tiny) }
+    public init() { self.init(model: .yolo11n) }
 
-    public init(model: NetworkModel = .yolov4Tiny, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
+    public init(model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
                 maximumOverlap: Double = 0.45, maximumObservations: Int = 100) {
         self.model = model
         self.minimumConfidence = minimumConfidence
