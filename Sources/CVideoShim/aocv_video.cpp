@@ -521,8 +521,9 @@ extern "C" void aocv_video_writer_close(aocv_video_writer *writer) {
 struct aocv_tracker {
     int kind;
     cv::Ptr<cv::Tracker> tracker;
-    cv::Mat appearance;  // 32x32 gray patch of the object when last placed
-    cv::Mat reference;   // the object's gray pixels when last placed, at most kReferenceSide on a side
+    cv::Mat appearance;  // 32x32 gray patch of the object when last placed, blended towards what matches it
+    cv::Mat anchor;      // 32x32 gray patch at the last trusted placement (its start, a re-detection), blended only towards boxes that clearly match it
+    cv::Mat reference;   // the object's gray pixels at the last trusted placement, at most kReferenceSide on a side
     double referenceScale = 1;  // reference pixels per frame pixel
 };
 
@@ -557,12 +558,24 @@ double similarity_of(const cv::Mat &a, const cv::Mat &b) {
 /// pixels on its longer side (a search then costs a fraction of a millisecond).
 constexpr int kReferenceSide = 48;
 
-void place(aocv_tracker *t, const cv::Mat &frame, const double box[4]) {
+/// How far below the anchor's similarity the reported one may not fall: a box whose pixels correlate
+/// with the anchor under this (an occluder, the background) is lost however well it matches the
+/// blended appearance, which can drift onto whatever covers the object.
+constexpr double kAnchorFloor = 0.1;
+/// The anchor's own correlation with the box above which it is blended 10% towards the box.
+constexpr double kAnchorFollow = 0.5;
+
+/// Places a fresh tracker on `box`. A trusted placement (the start, a re-detection) also takes the
+/// anchor and the search reference there; an untrusted one (the object found again by the search)
+/// keeps them, so a false match can still be undone by the next search.
+void place(aocv_tracker *t, const cv::Mat &frame, const double box[4], bool trusted) {
     cv::Rect r = clamp_box(box, frame);
     if (r.width < 2 || r.height < 2) throw std::runtime_error("the box is outside the frame or too small to track");
     t->tracker = make_tracker(t->kind);
     t->tracker->init(frame, r);
     t->appearance = appearance_of(frame, r);
+    if (!trusted && !t->anchor.empty() && !t->reference.empty()) return;
+    t->anchor = t->appearance.clone();
     t->referenceScale = std::min(1.0, (double)kReferenceSide / std::max(r.width, r.height));
     cv::resize(gray_of(frame)(r), t->reference, cv::Size(), t->referenceScale, t->referenceScale, cv::INTER_AREA);
 }
@@ -574,7 +587,7 @@ extern "C" aocv_tracker *aocv_tracker_create(int kind, const aocv_mat *frame, co
         auto *t = new aocv_tracker();
         t->kind = kind;
         try {
-            place(t, frame->m, box);
+            place(t, frame->m, box, true);
         } catch (...) {
             delete t;
             throw;
@@ -596,13 +609,20 @@ extern "C" int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame,
         // The appearance follows slow change (a walker's stride, a turning head) while the match is
         // good, so only a sudden change (the tracker slipping onto the background) loses it.
         if (*similarity >= 0.5) cv::addWeighted(tracker->appearance, 0.7, now, 0.3, 0, tracker->appearance);
+        if (!tracker->anchor.empty()) {
+            const double anchored = similarity_of(now, tracker->anchor);
+            *similarity = std::min(*similarity, anchored + kAnchorFloor);
+            // The anchor follows an object that changes slowly (a walker's stride) only while the box
+            // still clearly looks like it: an occluder, which does not, never moves it.
+            if (anchored >= kAnchorFollow) cv::addWeighted(tracker->anchor, 0.9, now, 0.1, 0, tracker->anchor);
+        }
         return 1;
     });
 }
 
-extern "C" int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[4], aocv_status *status) {
+extern "C" int aocv_tracker_place(aocv_tracker *tracker, const aocv_mat *frame, const double box[4], int trusted, aocv_status *status) {
     return aocv_guard<int>(status, 0, [&]() -> int {
-        place(tracker, frame->m, box);
+        place(tracker, frame->m, box, trusted != 0);
         return 1;
     });
 }
@@ -622,17 +642,27 @@ extern "C" int aocv_tracker_search(aocv_tracker *tracker, const aocv_mat *frame,
         const double k = tracker->referenceScale;
         cv::Mat area;
         cv::resize(gray_of(f)(window), area, cv::Size(), k, k, cv::INTER_AREA);
-        if (area.cols < ref.cols || area.rows < ref.rows) return 0;
-        cv::Mat result;
-        cv::matchTemplate(area, ref, result, cv::TM_CCOEFF_NORMED);
-        double best = 0;
-        cv::Point at;
-        cv::minMaxLoc(result, nullptr, &best, nullptr, &at);
-        if (!std::isfinite(best)) return 0;
-        box[0] = window.x + at.x / k;
-        box[1] = window.y + at.y / k;
-        box[2] = ref.cols / k;
-        box[3] = ref.rows / k;
+        // The object may have come back nearer or further: the reference is matched at three sizes.
+        double best = -1;
+        cv::Point bestAt;
+        cv::Size bestSize;
+        for (double scale : {1.0, 0.8, 1.25}) {
+            cv::Mat templ;
+            if (scale == 1.0) templ = ref;
+            else cv::resize(ref, templ, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+            if (templ.cols < 4 || templ.rows < 4 || area.cols < templ.cols || area.rows < templ.rows) continue;
+            cv::Mat result;
+            cv::matchTemplate(area, templ, result, cv::TM_CCOEFF_NORMED);
+            double v = 0;
+            cv::Point at;
+            cv::minMaxLoc(result, nullptr, &v, nullptr, &at);
+            if (std::isfinite(v) && v > best) { best = v; bestAt = at; bestSize = templ.size(); }
+        }
+        if (best < 0) return 0;
+        box[0] = window.x + bestAt.x / k;
+        box[1] = window.y + bestAt.y / k;
+        box[2] = bestSize.width / k;
+        box[3] = bestSize.height / k;
         *score = std::max(0.0, std::min(1.0, best));
         return 1;
     });

@@ -36,12 +36,44 @@ struct RenderingTests {
             }
         }
         let layout = LabelLayout(width: 200, height: 100)
-        let first = layout.place((60, 20), near: BoundingBox(x: 10, y: 10, width: 50, height: 50))
-        let second = layout.place((60, 20), near: BoundingBox(x: 12, y: 12, width: 50, height: 50))
+        let first = layout.place((60, 20), near: BoundingBox(x: 10, y: 10, width: 50, height: 50)).rect
+        let second = layout.place((60, 20), near: BoundingBox(x: 12, y: 12, width: 50, height: 50)).rect
         #expect(first.overlap(second) == 0 && second.maxY <= 100)
         let caption = layout.placeCaption((50, 30))
         #expect(caption.overlap(first) == 0 && caption.overlap(second) == 0)
         #expect(OpenCVMat.ascii("qr: https://example.com/redeem?card…") == "qr: https://example.com/redeem?card...")
+    }
+
+    /// A crowd of small boxes (a row of faces in a class photo): every label finds a free place, those
+    /// that stand away from their box get a leader line to it, and none covers another.
+    @Test func aCrowdsLabelsStandApartWithLeaderLines() throws {
+        let layout = LabelLayout(width: 640, height: 480)
+        // Three rows of eight faces, shoulder to shoulder.
+        let boxes = (0 ..< 24).map { BoundingBox(x: 180 + Double($0 % 8) * 30, y: 180 + Double($0 / 8) * 32, width: 28, height: 28) }
+        let placed = boxes.map { layout.place((90, 16), near: $0) }
+        for (i, a) in placed.enumerated() {
+            #expect(a.rect.x >= 0 && a.rect.y >= 0 && a.rect.maxX <= 640 && a.rect.maxY <= 480)
+            for b in placed[(i + 1)...] { #expect(a.rect.overlap(b.rect) == 0, "\(a.rect) and \(b.rect)") }
+        }
+        let led = placed.enumerated().filter { $0.element.leader != nil }
+        #expect(led.count >= 4)
+        for (i, placement) in led {
+            guard let leader = placement.leader else { continue }
+            // From the label's edge to the outline of its own box.
+            let box = boxes[i]
+            #expect(leader.to.x >= box.x && leader.to.x <= box.maxX && leader.to.y >= box.y && leader.to.y <= box.maxY)
+            let r = placement.rect
+            #expect(leader.from.x >= r.x && leader.from.x <= r.maxX && leader.from.y >= r.y && leader.from.y <= r.maxY)
+        }
+        // In the SVG each such label comes with a <line class="leader">.
+        // The first ten of the crowd in a 320 x 240 image, as objects with long names.
+        var analysis = ImageAnalysis(file: "crowd.png", orientation: 1, width: 320, height: 240)
+        let small = boxes.prefix(10).map { BoundingBox(x: $0.x - 160, y: $0.y - 120, width: $0.width, height: $0.height) }
+        analysis.set(small.map { RecognizedObjectObservation(boundingBox: $0, confidence: 0.9, labels: [ClassificationObservation(identifier: "passenger on the platform", confidence: 0.9)]) }, for: .objects)
+        let svg = SVGRenderer.svg(for: analysis, imageHref: nil)
+        #expect(svg.components(separatedBy: "<line class=\"leader\"").count - 1 >= 4)
+        let drawn = Self.labelBoxes(svg)
+        for (i, a) in drawn.enumerated() { for b in drawn[(i + 1)...] { #expect(a.overlap(b) < 0.5) } }
     }
 
     @Test func svgOfAHostilePayloadIsWellFormedAndInert() throws {

@@ -55,13 +55,15 @@ final class ObjectTracker {
         return (BoundingBox(x: xywh[0], y: xywh[1], width: xywh[2], height: xywh[3]), score)
     }
 
-    /// Places the tracker on `box` (a re-detection corrects its drift).
-    func reset(_ frame: OpenCVMat, box: BoundingBox) throws(AnalysisError) {
+    /// Places the tracker on `box`: `trusted` when a re-detection corrects its drift (the box becomes
+    /// what the object looks like), not when its own search found it again (what it looks like stays
+    /// as last trusted, so a false match is lost again and searched for with the true appearance).
+    func reset(_ frame: OpenCVMat, box: BoundingBox, trusted: Bool) throws(AnalysisError) {
         var status = aocv_status()
         let xywh = [box.x, box.y, box.width, box.height]
         let ok = xywh.withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return library.trackerReset(handle, frame.handle, base, &status)
+            return library.trackerReset(handle, frame.handle, base, trusted ? 1 : 0, &status)
         }
         if ok == 0 { throw AnalysisError(.engineFailed, "the tracker could not be placed: " + OpenCVMat.message(of: &status)) }
     }

@@ -41,7 +41,7 @@ struct VideoLibrary: @unchecked Sendable {
     let trackerCreate: TrackerCreateFunction
     typealias TrackerUpdateFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, Status) -> Int32
     let trackerUpdate: TrackerUpdateFunction
-    typealias TrackerResetFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafePointer<Double>, Status) -> Int32
+    typealias TrackerResetFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafePointer<Double>, Int32, Status) -> Int32
     let trackerReset: TrackerResetFunction
     typealias TrackerSearchFunction = @convention(c) (OpaquePointer, OpaquePointer, UnsafePointer<Double>, Double, UnsafeMutablePointer<Double>,
                                                       UnsafeMutablePointer<Double>, Status) -> Int32
@@ -107,7 +107,7 @@ struct VideoLibrary: @unchecked Sendable {
               let writerClose = symbol("aocv_video_writer_close", as: WriterCloseFunction.self),
               let trackerCreate = symbol("aocv_tracker_create", as: TrackerCreateFunction.self),
               let trackerUpdate = symbol("aocv_tracker_update", as: TrackerUpdateFunction.self),
-              let trackerReset = symbol("aocv_tracker_reset", as: TrackerResetFunction.self),
+              let trackerReset = symbol("aocv_tracker_place", as: TrackerResetFunction.self),
               let trackerSearch = symbol("aocv_tracker_search", as: TrackerSearchFunction.self),
               let trackerFree = symbol("aocv_tracker_free", as: TrackerFreeFunction.self) else { return nil }
         self.videoOpen = videoOpen

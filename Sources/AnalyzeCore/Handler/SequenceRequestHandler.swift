@@ -40,6 +40,10 @@ public final class SequenceRequestHandler {
         /// the object; nil while it is followed. A lost track reports nothing and looks for its
         /// object again until ``TrackRequest/maximumLostFrames`` have passed.
         var lostSince: Int?
+        /// Whether the box was last placed by the track's own search rather than by its start or a
+        /// detection: such a box may be a look-alike (a patch of background that matched while the
+        /// object was hidden), so each frame the search looks again and moves to a clearly better match.
+        var searchPlaced = false
 
         init(id: Int, kind: String, label: String?, tracker: ObjectTracker, box: BoundingBox, frame: Int, time: Double?) {
             self.id = id
@@ -205,7 +209,8 @@ public final class SequenceRequestHandler {
                           found.score >= tracking.reacquireSimilarity {
                     let box = Self.clip(found.box, width: frame.width, height: frame.height)
                     if box.width >= 2, box.height >= 2 {
-                        try track.tracker.reset(frame.pixels, box: box)
+                        try track.tracker.reset(frame.pixels, box: box, trusted: false)
+                        track.searchPlaced = true
                         observed[track.id] = track.seen(box, confidence: found.score, frame: index, time: time, detected: false)
                     }
                 }
@@ -214,7 +219,18 @@ public final class SequenceRequestHandler {
                     continue
                 }
             } else if let clipped, clipped.similarity >= tracking.minimumSimilarity {
-                observed[track.id] = track.seen(clipped.box, confidence: clipped.similarity, frame: index, time: time, detected: false)
+                var box = clipped.box, confidence = clipped.similarity
+                // Both places are scored the same way: the trusted reference matched there.
+                if track.searchPlaced, let found = try track.tracker.search(frame.pixels, around: box, reach: Self.refineReach),
+                   found.score >= tracking.reacquireSimilarity, found.box.intersectionOverUnion(box) < 0.5,
+                   found.score >= (try track.tracker.search(frame.pixels, around: box, reach: 0.15)?.score ?? 0) + Self.refineMargin {
+                    let moved = Self.clip(found.box, width: frame.width, height: frame.height)
+                    if moved.width >= 2, moved.height >= 2 {
+                        try track.tracker.reset(frame.pixels, box: moved, trusted: false)
+                        (box, confidence) = (moved, found.score)
+                    }
+                }
+                observed[track.id] = track.seen(box, confidence: confidence, frame: index, time: time, detected: false)
             } else {
                 track.lostSince = analysedFrames
             }
@@ -276,7 +292,8 @@ public final class SequenceRequestHandler {
             }
             for pair in matches {
                 let track = tracks[pair.track], detection = detections[pair.detection]
-                try track.tracker.reset(frame.pixels, box: detection.box)
+                try track.tracker.reset(frame.pixels, box: detection.box, trusted: true)
+                track.searchPlaced = false
                 track.misses = 0
                 // Replaces the tracked box of this frame by the detection (a lost track is found again).
                 if let tracked = observed[track.id] { track.unsee(confidence: tracked.confidence) }
@@ -365,6 +382,11 @@ public final class SequenceRequestHandler {
 
     /// How far a lost track looks for its object, in its sizes on every side of where it was last
     /// seen: one at once, growing by a quarter a frame to four (an object that moves on while hidden).
+    /// How far (× its size) a search-placed box looks for a better match each frame, and by how much
+    /// more a match must correlate with the object's trusted appearance to move it there.
+    static let refineReach = 4.0
+    static let refineMargin = 0.1
+
     static func reach(lostFor frames: Int) -> Double { min(4, 1 + 0.25 * Double(max(0, frames))) }
 
     static func clip(_ box: BoundingBox, width: Int, height: Int) -> BoundingBox {

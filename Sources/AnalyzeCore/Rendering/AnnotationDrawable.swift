@@ -84,7 +84,10 @@ struct AnnotationStyle {
     func drawLabel(_ text: String, for box: BoundingBox, color: RGB, on canvas: OpenCVMat) {
         layout.noteOutline(box)
         let place = layout.place(OpenCVMat.labelSize(text, scale: labelScale), near: box)
-        canvas.drawLabel(text, at: PixelPoint(x: place.x, y: place.y), scale: labelScale, color: color)
+        if let leader = place.leader {
+            canvas.drawPolyline([leader.from, leader.to], closed: false, color: color, thickness: 1)
+        }
+        canvas.drawLabel(text, at: PixelPoint(x: place.rect.x, y: place.rect.y), scale: labelScale, color: color)
     }
 
     /// Draws caption lines as one block in the corner the layout finds freest, on the PNG.
@@ -108,7 +111,12 @@ struct AnnotationStyle {
     /// in black or white, whichever reads better on it.
     func svgLabel(_ text: String, for box: BoundingBox, color: RGB) -> String {
         layout.noteOutline(box)
-        return svgLabel(text, at: layout.place(svgLabelSize(text), near: box), color: color)
+        let place = layout.place(svgLabelSize(text), near: box)
+        let line = place.leader.map { leader in
+            let f = SVGRenderer.fmt
+            return "  <line class=\"leader\" x1=\"\(f(leader.from.x))\" y1=\"\(f(leader.from.y))\" x2=\"\(f(leader.to.x))\" y2=\"\(f(leader.to.y))\" stroke=\"\(Self.css(color))\" stroke-width=\"1\"/>\n"
+        } ?? ""
+        return line + svgLabel(text, at: place.rect, color: color)
     }
 
     /// Caption lines as one SVG block in the corner the layout finds freest.

@@ -39,10 +39,23 @@ final class LabelLayout {
         return r
     }
 
-    /// Where a label of `size` goes for `box`, recorded as taken.
-    func place(_ size: (width: Double, height: Double), near box: BoundingBox) -> Rect {
+    /// A label's place, and when it stands away from its box, the leader line to draw from the label to
+    /// the box's nearest edge.
+    struct Placement: Equatable {
+        var rect: Rect
+        var leader: (from: PixelPoint, to: PixelPoint)?
+
+        static func == (a: Placement, b: Placement) -> Bool {
+            a.rect == b.rect && a.leader?.from == b.leader?.from && a.leader?.to == b.leader?.to
+        }
+    }
+
+    /// Where a label of `size` goes for `box`, recorded as taken: the first free place beside the box;
+    /// when those are all taken (a crowd of boxes), the nearest free place in rows and columns further
+    /// out, with a leader line; when the canvas has none, the place beside the box that overlaps least.
+    func place(_ size: (width: Double, height: Double), near box: BoundingBox) -> Placement {
         let (w, h) = size
-        let candidates = [
+        let beside = [
             Rect(x: box.x, y: box.maxY + 2, width: w, height: h),            // below, left-aligned
             Rect(x: box.x, y: box.y - h - 2, width: w, height: h),           // above
             Rect(x: box.x + 2, y: box.y + 2, width: w, height: h),           // inside the top
@@ -52,8 +65,47 @@ final class LabelLayout {
             Rect(x: box.x, y: box.maxY + h + 4, width: w, height: h),        // further below
             Rect(x: box.x, y: box.y - 2 * h - 4, width: w, height: h),       // further above
         ].map(clamped)
-        return take(candidates, avoiding: labels)
+        if let free = beside.first(where: { cost($0) == 0 }) {
+            labels.append(free)
+            return Placement(rect: free)
+        }
+        if let far = fartherPlaces(w, h, around: box).first(where: { cost($0) == 0 }) {
+            labels.append(far)
+            return Placement(rect: far, leader: leader(from: far, to: box))
+        }
+        return Placement(rect: take(beside, avoiding: labels))
     }
+
+    /// Places further from `box`, nearest first: rows of labels above and below it and columns beside
+    /// it, up to 12 label heights away, on the canvas.
+    private func fartherPlaces(_ w: Double, _ h: Double, around box: BoundingBox) -> [Rect] {
+        var places: [(distance: Double, order: Int, rect: Rect)] = []
+        let step = h + 2
+        for k in 1 ... 12 {
+            let d = Double(k) * step
+            let rows = [box.maxY + 2 + d, box.y - h - 2 - d]
+            let columns = [box.x, box.maxX - w, box.x + box.width / 2 - w / 2, box.x - w - 2 - d, box.maxX + 2 + d]
+            for y in rows {
+                for x in columns { places.append((d, places.count, clamped(Rect(x: x, y: y, width: w, height: h)))) }
+            }
+            for x in [box.maxX + 2 + d, box.x - w - 2 - d] {
+                for y in [box.y, box.y + box.height / 2 - h / 2, box.maxY - h] {
+                    places.append((d, places.count, clamped(Rect(x: x, y: y, width: w, height: h))))
+                }
+            }
+        }
+        return places.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.map(\.rect)
+    }
+
+    /// The line from the edge of label `r` nearest `box` to the nearest point of the box's outline.
+    private func leader(from r: Rect, to box: BoundingBox) -> (from: PixelPoint, to: PixelPoint) {
+        let cx = r.x + r.width / 2, cy = r.y + r.height / 2
+        let to = PixelPoint(x: max(box.x, min(cx, box.maxX)), y: max(box.y, min(cy, box.maxY)))
+        let from = PixelPoint(x: max(r.x, min(to.x, r.maxX)), y: max(r.y, min(to.y, r.maxY)))
+        return (from, to)
+    }
+
+    private func cost(_ r: Rect) -> Double { labels.reduce(0) { $0 + r.overlap($1) } }
 
     /// Where a caption block of `size` goes: the corner that covers the least of the labels and
     /// outlines already there (top-left first on a tie), recorded as taken.

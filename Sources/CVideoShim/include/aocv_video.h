@@ -71,9 +71,13 @@ aocv_tracker *_Nullable aocv_tracker_create(int kind, const aocv_mat *frame, con
 /// cross-correlation, 0–1, of the box's gray pixels with the object's recent appearance: set when
 /// placed, then blended 30% towards each frame that matches it by 0.5 or more) when the tracker found it; 0 when it lost it; -1 on error (status says why).
 int aocv_tracker_update(aocv_tracker *tracker, const aocv_mat *frame, double box[_Nonnull 4], double *similarity, aocv_status *status);
-/// Places the tracker on a new box (a re-detection): a fresh tracker and appearance there.
-int aocv_tracker_reset(aocv_tracker *tracker, const aocv_mat *frame, const double box[_Nonnull 4], aocv_status *status);
-/// Looks for a lost object: its pixels when last placed (gray, at most 48 px on a side) matched by
+/// Places the tracker on a new box: a fresh tracker and appearance there. `trusted` (a re-detection) also
+/// takes the anchor and the search reference there; untrusted (found again by aocv_tracker_search)
+/// keeps those of the last trusted placement. The similarity aocv_tracker_update reports is never more
+/// than the box's correlation with the anchor plus 0.1; the anchor is blended 10% towards a box that
+/// correlates with it by 0.5 or more (slow change), never towards one that does not (an occluder).
+int aocv_tracker_place(aocv_tracker *tracker, const aocv_mat *frame, const double box[_Nonnull 4], int trusted, aocv_status *status);
+/// Looks for a lost object: its pixels at the last trusted placement (gray, at most 48 px on a side) matched by
 /// normalised cross-correlation over the window around `last` (x, y, width, height) grown by
 /// `reach` × its longer side on every side. Returns 1 with the best place in `box` (the placed
 /// object's size) and its correlation in `score` (0–1); 0 when there is nothing to search; -1 on error.
