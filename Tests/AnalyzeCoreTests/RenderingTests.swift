@@ -44,6 +44,22 @@ struct RenderingTests {
         #expect(OpenCVMat.ascii("qr: https://example.com/redeem?card…") == "qr: https://example.com/redeem?card...")
     }
 
+    /// The image's labels (a caption in a corner) never cover a line of text: on the receipt, whose
+    /// labels the top-left corner would put over "CAFE LUNA", the caption takes a free corner.
+    @Test func theCaptionLeavesTextLinesReadable() throws {
+        let analysis = try Fixture.analyze("samples/receipt-exif6.jpg", RequestSet([TextRequest(), ClassificationRequest()]))
+        let lines = try #require(analysis.text).lines.filter { $0.confidence >= AnnotationStyle.minimumDrawnConfidence }
+        #expect(lines.contains { $0.string.contains("LUNA") })
+        let captions = Self.labelBoxes(SVGRenderer.svg(for: analysis, imageHref: nil))
+        #expect(!captions.isEmpty)
+        for caption in captions {
+            for line in lines {
+                let box = LabelLayout.Rect(x: line.boundingBox.x, y: line.boundingBox.y, width: line.boundingBox.width, height: line.boundingBox.height)
+                #expect(caption.overlap(box) == 0, "caption \(caption) covers '\(line.string)'")
+            }
+        }
+    }
+
     /// A crowd of small boxes (a row of faces in a class photo): every label finds a free place, those
     /// that stand away from their box get a leader line to it, and none covers another.
     @Test func aCrowdsLabelsStandApartWithLeaderLines() throws {

@@ -2,7 +2,7 @@
 /// the canvas: each label tries the places around its box in turn (below it, above it, inside its
 /// top, beside it) and takes the first that overlaps no label placed before it; when every place
 /// is taken, the one that overlaps least. Captions (image classification) are placed last, in the
-/// corner that covers the fewest labels and outlines.
+/// corner that covers the fewest labels, lines of text and outlines.
 ///
 /// One layout per drawing of one image; a reference type so the drawables of every kind share it.
 final class LabelLayout {
@@ -26,9 +26,17 @@ final class LabelLayout {
         self.height = Double(max(1, height))
     }
 
+    /// What a caption must not cover at all (a text line: under a caption, what it says is lost).
+    private(set) var contents: [Rect] = []
+
     /// Records a drawn box: captions keep off it.
     func noteOutline(_ box: BoundingBox) {
         outlines.append(Rect(x: box.x, y: box.y, width: box.width, height: box.height))
+    }
+
+    /// Records a drawn box whose inside matters (a line of text): captions keep off all of it.
+    func noteContent(_ box: BoundingBox) {
+        contents.append(Rect(x: box.x, y: box.y, width: box.width, height: box.height))
     }
 
     /// `rect` moved onto the canvas (its top-left corner kept on it when it is larger).
@@ -119,7 +127,8 @@ final class LabelLayout {
         ].map(clamped)
         // A label under a caption is lost; an outline under it only partly: labels weigh more.
         func cost(_ r: Rect) -> Double {
-            labels.reduce(0) { $0 + 4 * r.overlap($1) } + outlines.reduce(0) { $0 + edgeOverlap(r, $1) }
+            labels.reduce(0) { $0 + 4 * r.overlap($1) } + contents.reduce(0) { $0 + 2 * r.overlap($1) }
+                + outlines.reduce(0) { $0 + edgeOverlap(r, $1) }
         }
         let best = candidates.enumerated().min { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }?.element ?? candidates[0]
         labels.append(best)

@@ -161,7 +161,11 @@ public enum HTMLReportRenderer {
             let what = t.label.map { "\(t.kind): \($0)" } ?? t.kind
             out += "<tr><td>#\(t.trackID)</td><td>\(e(MarkupEscaping.label(what, limit: 60)))</td><td>\(t.firstFrame)–\(t.lastFrame)</td><td>\(e(t.end.rawValue))</td></tr>"
         }
-        return out + "</table>\n"
+        out += "</table>\n"
+        if s.trackCount > s.tracks.count {
+            out += "<p class=\"sequence\">and \(s.trackCount - s.tracks.count) shorter track(s): every track is in the JSON</p>\n"
+        }
+        return out
     }
 
     /// The run itself: version, options, and two small bar charts: observations per kind, and

@@ -52,7 +52,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
         public let framesAnalysed: Int
         public let framesDropped: Int
         public let duration: Double?
-        /// How many tracks there were, and the longest 20 of them (by frames).
+        /// How many tracks there were, and the longest 8 of them (by frames): a card stays short.
         public let trackCount: Int
         public let tracks: [TrackSummary]
     }
@@ -100,7 +100,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
 
     /// The digest of an analysed sequence: its counts are summed over its analysed frames.
     init(source: ImageSource, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String]) {
-        let longest = sequence.tracks.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.trackID < $1.trackID }.prefix(20)
+        let longest = sequence.tracks.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.trackID < $1.trackID }.prefix(8)
         let s = sequence.sequence
         self.init(source: source, analysis: analysis, summaries: sequence.summaries, checkFailures: checkFailures,
                   sequence: SequenceDigest(source: s.source.rawValue, framesRead: s.framesRead, framesAnalysed: s.framesAnalysed,

@@ -7,6 +7,7 @@ extension RecognizedPage: AnnotationDrawable {
 
     func draw(on canvas: OpenCVMat, style: AnnotationStyle) {
         for line in lines where line.confidence >= AnnotationStyle.minimumDrawnConfidence {
+            style.layout.noteContent(line.boundingBox)
             canvas.drawPolyline(line.boundingBox.corners, closed: true, color: Self.color, thickness: style.thickness)
             for word in line.words {
                 for character in word.characters ?? [] {
@@ -20,6 +21,7 @@ extension RecognizedPage: AnnotationDrawable {
         let f = SVGRenderer.fmt
         var out = ""
         for line in lines where line.confidence >= AnnotationStyle.minimumDrawnConfidence {
+            style.layout.noteContent(line.boundingBox)
             out += "  <g class=\"line\">\n"
             out += "    " + AnnotationStyle.rect(line.boundingBox, extra: "") + "<title>\(MarkupEscaping.escape(line.string))</title></rect>\n"
             for word in line.words {
