@@ -33,6 +33,29 @@ struct CustomModelTests {
         #expect(analysis.objects?.contains { $0.identifier == "sports ball" } == true)
     }
 
+    /// An anchor-free YOLO (YOLO11n's own ONNX, output [1, 84, N]), which OpenCV 4.6 cannot run, runs on
+    /// ONNX Runtime at the input size given and finds what --objects finds.
+    @Test func anAnchorFreeYOLORunsOnONNXRuntime() throws {
+        var models = ModelLocator.standard  // where ONNX Runtime's library is
+        let request = try CustomModel.request(weights: try file("yolo11n.onnx"), configuration: nil, labels: try file("yolo11n.names"),
+                                              inputWidth: 640, inputHeight: 640, preprocessing: nil, minimumConfidence: nil, models: &models)
+        let detect = try #require(request as? ObjectRequest)
+        #expect(detect.model.runtime == .onnxRuntime && detect.model.role == .detector && !detect.model.fitsByArea)
+        let source = ImageSource(path: try OpenCVSample.path("messi5.jpg"), outputName: "x")
+        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([detect]), engines: WorkerEngines(models: models)).analysis
+        let objects = try #require(analysis.objects)
+        #expect(objects.contains { $0.identifier == "sports ball" && $0.confidence > 0.6 })
+        #expect(objects.filter { $0.identifier == "person" }.count >= 3)
+        // The same on the command line, through the model's probe in a process of its own.
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let cli = try runProgram(CommandLineTests.binary.path, [try OpenCVSample.path("messi5.jpg"), "--model", try file("yolo11n.onnx"), "--labels",
+                                                                 try file("yolo11n.names"), "--model-input", "640x640", "-o", out.path, "--no-png", "--no-svg", "-q"])
+        #expect(cli.status == 0, "\(cli.output)")
+        let json = try String(contentsOf: out.appendingPathComponent("messi5.json"), encoding: .utf8)
+        #expect(json.contains("\"sports ball\""))
+    }
+
     @Test func outputsThatAreNeitherAreRefusedWithTheirShapes() throws {
         var models = ModelLocator(directories: [])
         let error = try #require(throws: AnalysisError.self) {

@@ -48,7 +48,7 @@ struct RenderingTests {
     /// labels the top-left corner would put over "CAFE LUNA", the caption takes a free corner.
     @Test func theCaptionLeavesTextLinesReadable() throws {
         let analysis = try Fixture.analyze("samples/receipt-exif6.jpg", RequestSet([TextRequest(), ClassificationRequest()]))
-        let lines = try #require(analysis.text).lines.filter { $0.confidence >= AnnotationStyle.minimumDrawnConfidence }
+        let lines = try #require(analysis.text).filter { $0.confidence >= AnnotationStyle.minimumDrawnConfidence }
         #expect(lines.contains { $0.string.contains("LUNA") })
         let captions = Self.labelBoxes(SVGRenderer.svg(for: analysis, imageHref: nil))
         #expect(!captions.isEmpty)

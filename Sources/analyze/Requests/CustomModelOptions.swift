@@ -7,7 +7,7 @@ extension CustomModel.Preprocessing: ExpressibleByArgument {}
 /// `--model`: a network of one's own, used as a detector (its objects under `objects`) or a
 /// classifier (its labels under `classification`), whichever its outputs say it is.
 struct CustomModelOptions: RequestOptions {
-    @Option(name: .customLong("model"), help: ArgumentHelp("Your own network, like a VNCoreMLRequest: ONNX, or Darknet .weights with --model-config. Used as a detector when its outputs are YOLO-style rows [N, 5+classes] (objects), as a classifier when they are one score per class (classification); anything else is refused with the shapes it has. Replaces the default network of that kind.", valueName: "file"))
+    @Option(name: .customLong("model"), help: ArgumentHelp("Your own network, like a VNCoreMLRequest: ONNX, or Darknet .weights with --model-config. Used as a detector when its outputs are YOLO-style rows [N, 5+classes] or, on ONNX Runtime, an anchor-free YOLO head [1, 4+classes, N] (YOLOv8, YOLO11) (objects), as a classifier when they are one score per class (classification); anything else is refused with the shapes it has. Replaces the default network of that kind.", valueName: "file"))
     var model: String?
 
     @Option(name: .customLong("labels"), help: ArgumentHelp("With --model, the class names, one a line, in class order (their count must match the network's).", valueName: "file"))
@@ -75,7 +75,7 @@ struct ProbeModelCommand: ParsableCommand {
 
     func run() throws {
         guard let model = options.model, let labels = options.labels, let size = options.inputSize else { throw ExitCode(2) }
-        var models = ModelLocator(directories: [])
+        var models = ModelLocator.standard  // where ONNX Runtime's library is, for an anchor-free YOLO
         do {
             _ = try CustomModel.request(weights: model, configuration: options.modelConfig, labels: labels, inputWidth: size.width,
                                         inputHeight: size.height, preprocessing: options.modelPreprocessing,
