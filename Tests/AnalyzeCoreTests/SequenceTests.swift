@@ -267,6 +267,14 @@ struct SequenceTests {
         #expect(abs(at60.x - 255) + abs(at60.y - 221) > 20)
     }
 
+    /// The frames of `range` on which track #1 is reported on the target (IoU 0.5 or more).
+    static func framesOnTarget(_ range: Range<Int>, _ tracked: [Int: [(id: Int, box: SequenceJSON.Box)]], _ truth: [SequenceJSON.Box?]) -> [Int] {
+        range.filter { i in
+            guard let t = tracked[i]?.first, let true_ = truth[i] else { return false }
+            return t.id == 1 && SequenceJSON.iou(t.box, true_) >= 0.5
+        }
+    }
+
     /// A folder of frames drawn by scripts/make-track-frames, with the target's true boxes.
     func drawnFrames(_ variant: String) throws -> (source: ImageSource, initial: BoundingBox, truth: [SequenceJSON.Box?]) {
         let folder = try Fixture.temporaryDirectory().appendingPathComponent(variant)
@@ -293,10 +301,7 @@ struct SequenceTests {
         // Hidden (frames 20-31): nothing on the gray block for long.
         #expect((20 ..< 32).filter { !(tracked[$0] ?? []).isEmpty }.count <= 2)
         // Back (frames 34-59): the one track, on the target.
-        let back = (34 ..< 60).filter { i in
-            guard let t = tracked[i]?.first, let true_ = truth[i] else { return false }
-            return t.id == 1 && SequenceJSON.iou(t.box, true_) >= 0.5
-        }
+        let back = Self.framesOnTarget(34 ..< 60, tracked, truth)
         #expect(back.count >= 24, "on target after the occlusion on \(back.count) of 26 frames")
         // Before: on target all along.
         #expect((0 ..< 20).allSatisfy { i in tracked[i]?.first.map { SequenceJSON.iou($0.box, truth[i]!) >= 0.5 } ?? false })
@@ -316,10 +321,7 @@ struct SequenceTests {
         #expect((20 ..< 34).filter { !(tracked[$0] ?? []).isEmpty }.count <= 2)
         let lookalike = SequenceJSON.Box(x: 110, y: 0, width: 72, height: 72)
         #expect((0 ..< 60).allSatisfy { i in (tracked[i] ?? []).allSatisfy { SequenceJSON.iou($0.box, lookalike) < 0.3 } })
-        let back = (34 ..< 60).filter { i in
-            guard let t = tracked[i]?.first, let true_ = truth[i] else { return false }
-            return t.id == 1 && SequenceJSON.iou(t.box, true_) >= 0.5
-        }
+        let back = Self.framesOnTarget(34 ..< 60, tracked, truth)
         #expect(back.count >= 22, "on target after the occlusion on \(back.count) of 26 frames")
     }
 

@@ -132,8 +132,7 @@ final class DNNNetwork {
                         maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double) throws(AnalysisError) -> [RecognizedObjectObservation] {
         guard model.role == .detector else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
         let size = original ?? (width: image.width, height: image.height)
-        let canvas = model.fitsByArea ? NetworkCanvas.fitted(width: size.width, height: size.height, area: model.inputWidth)
-            : (width: model.inputWidth, height: model.inputHeight)
+        let canvas = detectorInput(width: size.width, height: size.height)
         var params = Self.parameters(of: model, classes: labels.count)
         params.input_width = Int32(canvas.width)
         params.input_height = Int32(canvas.height)
@@ -154,6 +153,12 @@ final class DNNNetwork {
             RecognizedObjectObservation(boundingBox: d.box, confidence: d.score,
                                         labels: d.labels.map { ClassificationObservation(identifier: label(Int32($0.index)), confidence: $0.score) })
         }
+    }
+
+    /// The input an ONNX Runtime detector gets for an image of `width` × `height`: a canvas of the image's
+    /// proportions when the model fits by area, else its fixed input size.
+    private func detectorInput(width: Int, height: Int) -> (width: Int, height: Int) {
+        model.fitsByArea ? NetworkCanvas.fitted(width: width, height: height, area: model.inputWidth) : (model.inputWidth, model.inputHeight)
     }
 
     /// The `k` best classes of an upright image (`aocv_dnn_classify`), most probable first. `image`
@@ -206,8 +211,8 @@ extension DNNNetwork {
     ///   reference pipeline (at twice, the probabilities of uncertain photos moved by up to 0.05; at
     ///   four times, by up to 0.03, the best label unchanged on the nine photos of the benchmark).
     func source(in image: UprightImage) throws(AnalysisError) -> OpenCVMat {
-        if case .onnxRuntime = engine, model.role == .detector, model.fitsByArea {
-            let canvas = NetworkCanvas.fitted(width: image.width, height: image.height, area: model.inputWidth)
+        if case .onnxRuntime = engine, model.role == .detector {
+            let canvas = detectorInput(width: image.width, height: image.height)
             return try image.reduction(toFit: canvas.width, canvas.height)
         }
         guard model.centreCrop else { return try image.reduction(toFit: model.inputWidth, model.inputHeight) }
