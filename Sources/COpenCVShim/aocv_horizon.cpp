@@ -1,132 +1,304 @@
 // Horizon detection (see aocv_detect_horizon).
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
+#include <array>
 #include <vector>
 
+namespace {
 
+// The search's constants. Chosen on the development set (scripts/evaluate-horizon; docs/benchmarks.md).
+constexpr double kMaxAngle = 25;        // degrees searched either way of level
+constexpr double kFineStep = 0.25;      // the fine search around the best line, degrees
+constexpr int kBand = 3;                // rows averaged on each side of a line for its step
+constexpr double kMinSpan = 0.60;       // a line crosses at least this share of the content's width
+constexpr double kEdgeMargin = 0.05;    // ... and keeps this share of the height from its top and bottom
+constexpr double kMinCoherence = 0.55;  // |mean step| / mean |step| along the line: one polarity
+constexpr double kCoherencePower = 4;   // rank: mean step × coherence^4
+constexpr int kCandidates = 12;         // lines kept after suppression
+constexpr double kMinScore = 4;         // below this the best line is no horizon (Lab units)
+constexpr float kBorderDeviation = 4;   // a side row or column flatter than this (L*) is a border
+constexpr double kBorderShare = 0.25;   // ... up to this share of the side
+constexpr double kFrameMargin = 0.18;   // a frame's sides lie in these outer shares of the picture
+constexpr double kFrameStep = 4.2;      // ... each a mean step of at least this (L*)
 
-extern "C" int aocv_detect_horizon(const aocv_mat *gray, int working_side, int original_width, int original_height, aocv_horizon *out,
+/// One row of the turned copy: the mean colour step across it (the band above minus the band below),
+/// how coherent the steps are, and whether it may be a horizon.
+struct RowStep {
+    double edge = 0, coherence = 0;
+    bool good = false;
+};
+
+struct Turned {
+    cv::Mat forward;  // the rotation that makes lines at `angle` rows
+    std::vector<RowStep> rows;
+};
+
+/// Turns the copy by `angle` and measures every row: at each column the step is the mean of the
+/// `kBand` rows above minus the mean of the `kBand` rows below (one filter over the turned copy),
+/// counted where all of them are picture (the mask eroded by the band).
+///
+/// `lab` is the copy in OpenCV's 8-bit Lab (L* × 2.55, a* and b* + 128): turning 8-bit pixels costs
+/// half as much as floats, and the steps come back in Lab units.
+Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double contentWidth) {
+    const int h = lab.rows, w = lab.cols;
+    Turned t;
+    t.forward = cv::getRotationMatrix2D(cv::Point2f(w / 2.0f, h / 2.0f), angle, 1.0);
+    cv::Mat turned, mask;
+    cv::warpAffine(lab, turned, t.forward, lab.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    cv::warpAffine(valid, mask, t.forward, valid.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::Mat inside;
+    cv::erode(mask, inside, cv::Mat::ones(2 * kBand + 1, 1, CV_8U), cv::Point(0, kBand), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    const cv::Mat outside = inside == 0;
+    // Each channel's step, L* brought back from 8-bit units by its kernel's weights.
+    std::vector<cv::Mat> planes, steps(3);
+    cv::split(turned, planes);
+    cv::Mat magnitude(turned.size(), CV_32F, cv::Scalar(0));
+    for (int c = 0; c < 3; ++c) {
+        const float weight = (c == 0 ? 100.0f / 255.0f : 1.0f) / kBand;
+        cv::Mat kernel(2 * kBand + 1, 1, CV_32F, cv::Scalar(0));
+        for (int i = 0; i < kBand; ++i) {
+            kernel.at<float>(i) = weight;
+            kernel.at<float>(kBand + 1 + i) = -weight;
+        }
+        cv::filter2D(planes[c], steps[c], CV_32F, kernel, cv::Point(0, kBand), 0, cv::BORDER_CONSTANT);
+        steps[c].setTo(0, outside);
+        cv::accumulateSquare(steps[c], magnitude);
+    }
+    cv::sqrt(magnitude, magnitude);
+    cv::Mat step;
+    cv::merge(steps, step);
+    cv::Mat stepSums, magnitudeSums, counts, anyInside;
+    cv::reduce(step, stepSums, 1, cv::REDUCE_SUM, CV_64F);
+    cv::reduce(magnitude, magnitudeSums, 1, cv::REDUCE_SUM, CV_64F);
+    cv::reduce(inside, counts, 1, cv::REDUCE_SUM, CV_64F);
+    cv::reduce(mask, anyInside, 1, cv::REDUCE_MAX, -1);
+    int top = -1, bottom = -1;
+    for (int r = 0; r < h; ++r)
+        if (anyInside.at<uchar>(r) > 0) {
+            if (top < 0) top = r;
+            bottom = r;
+        }
+    t.rows.assign(h, RowStep());
+    if (top < 0) return t;
+    const double margin = kEdgeMargin * (bottom - top);
+    for (int y = kBand; y < h - kBand; ++y) {
+        const double columns = counts.at<double>(y) / 255.0;
+        if (columns < 1) continue;
+        const cv::Vec3d sum = stepSums.at<cv::Vec3d>(y);
+        RowStep &row = t.rows[y];
+        row.edge = std::sqrt(sum.dot(sum)) / columns;
+        row.coherence = row.edge / std::max(magnitudeSums.at<double>(y) / columns, 1e-3);
+        row.good = columns >= kMinSpan * contentWidth && row.coherence >= kMinCoherence && y > top + margin && y < bottom - margin;
+    }
+    return t;
+}
+
+/// A line in the copy: y = y0 + slope * x, found as row `row` of the copy turned by `angle`.
+struct Line {
+    double edge = 0, coherence = 0, angle = 0, y0 = 0, slope = 0, centre = 0;
+    int row = 0;
+    double score() const { return edge * std::pow(coherence, kCoherencePower); }
+};
+
+Line lineOf(const Turned &t, int row, double angle, int w) {
+    cv::Mat back;
+    cv::invertAffineTransform(t.forward, back);
+    const auto map = [&](double x, double y) {
+        return cv::Point2d(back.at<double>(0, 0) * x + back.at<double>(0, 1) * y + back.at<double>(0, 2),
+                           back.at<double>(1, 0) * x + back.at<double>(1, 1) * y + back.at<double>(1, 2));
+    };
+    const cv::Point2d a = map(0, row + 0.5), b = map(w, row + 0.5);
+    Line line;
+    line.slope = (b.y - a.y) / (b.x - a.x);
+    line.y0 = a.y - line.slope * a.x;
+    line.centre = line.y0 + line.slope * w / 2.0;
+    line.angle = angle;
+    line.row = row;
+    line.edge = t.rows[row].edge;
+    line.coherence = t.rows[row].coherence;
+    return line;
+}
+
+/// How far apart the whole regions above and below a line are: squared distance of their mean colours
+/// over the sum of their variances. -1 when either has under 20 pixels.
+double separation(const cv::Mat &lab, const cv::Mat &valid, const Line &line) {
+    double sum[2][3] = {}, squares[2][3] = {}, count[2] = {};
+    for (int y = 0; y < lab.rows; ++y) {
+        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
+        const uchar *v = valid.ptr<uchar>(y);
+        for (int x = 0; x < lab.cols; ++x) {
+            if (!v[x]) continue;
+            const double at = line.y0 + line.slope * x;
+            const int side = y < at ? 0 : (y > at + 1 ? 1 : -1);
+            if (side < 0) continue;
+            count[side] += 1;
+            for (int c = 0; c < 3; ++c) {
+                sum[side][c] += p[x][c];
+                squares[side][c] += (double)p[x][c] * p[x][c];
+            }
+        }
+    }
+    if (count[0] < 20 || count[1] < 20) return -1;
+    double distance = 0, variance = 0;
+    for (int c = 0; c < 3; ++c) {
+        const double ma = sum[0][c] / count[0], mb = sum[1][c] / count[1];
+        distance += (ma - mb) * (ma - mb);
+        variance += squares[0][c] / count[0] - ma * ma + squares[1][c] / count[1] - mb * mb;
+    }
+    return distance / (variance + 1.0);
+}
+
+/// The picture inside flat side rows and columns (letterbox bars, a plain border): [top, bottom) × [left, right).
+cv::Rect content(const cv::Mat &lightness) {
+    const auto flat = [](const cv::Mat &line) {
+        cv::Scalar mean, deviation;
+        cv::meanStdDev(line, mean, deviation);
+        return deviation[0] < kBorderDeviation;
+    };
+    const int h = lightness.rows, w = lightness.cols;
+    int top = 0, bottom = h, left = 0, right = w;
+    while (top < h * kBorderShare && flat(lightness.row(top))) ++top;
+    while (h - bottom < h * kBorderShare && flat(lightness.row(bottom - 1))) --bottom;
+    while (left < w * kBorderShare && flat(lightness.col(left))) ++left;
+    while (w - right < w * kBorderShare && flat(lightness.col(right - 1))) --right;
+    return cv::Rect(left, top, right - left, bottom - top);
+}
+
+/// A picture in a frame (a painting, a mat, a screen): four straight steps parallel to the sides in the
+/// outer bands, each much stronger than the picture's typical rows and columns. The inside, or an
+/// empty rectangle.
+cv::Rect frameInside(const cv::Mat &lightness) {
+    cv::Mat g;
+    cv::GaussianBlur(lightness, g, cv::Size(0, 0), 1.0);
+    const int h = g.rows, w = g.cols;
+    if (h < 8 || w < 8) return cv::Rect();
+    std::vector<double> rowSteps(h - 1), columnSteps(w - 1);
+    for (int y = 0; y + 1 < h; ++y) rowSteps[y] = std::abs(cv::mean(g.row(y + 1) - g.row(y))[0]);
+    for (int x = 0; x + 1 < w; ++x) columnSteps[x] = std::abs(cv::mean(g.col(x + 1) - g.col(x))[0]);
+    const auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return v[v.size() / 2];
+    };
+    const double rowMedian = median(rowSteps), columnMedian = median(columnSteps);
+    const auto strongest = [](const std::vector<double> &v, int from, int to) {
+        return (int)(std::max_element(v.begin() + from, v.begin() + to) - v.begin());
+    };
+    const int my = std::max(2, (int)(h * kFrameMargin)), mx = std::max(2, (int)(w * kFrameMargin));
+    const int top = strongest(rowSteps, 0, my), bottom = strongest(rowSteps, h - 1 - my, h - 1);
+    const int left = strongest(columnSteps, 0, mx), right = strongest(columnSteps, w - 1 - mx, w - 1);
+    const auto side = [](double step, double median) { return step >= kFrameStep && step > 4 * median; };
+    if (!(side(rowSteps[top], rowMedian) && side(rowSteps[bottom], rowMedian) && side(columnSteps[left], columnMedian) &&
+          side(columnSteps[right], columnMedian)))
+        return cv::Rect();
+    return cv::Rect(left + 2, top + 2, right - left - 2, bottom - top - 2);
+}
+
+}  // namespace
+
+extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, aocv_horizon *out,
                                    aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
-        const cv::Mat &source = gray->m;
-        if (source.channels() != 1) throw std::runtime_error("aocv_detect_horizon needs a gray image");
+        const cv::Mat &source = image->m;
+        if (source.channels() != 1 && source.channels() != 3 && source.channels() != 4)
+            throw std::runtime_error("aocv_detect_horizon needs a gray, BGR or BGRA image");
         // `source` may be a reduction (a halving at least twice the copy) of the image meant.
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : source.size();
         if (working_side < 32) throw std::runtime_error("horizon: the working copy must be at least 32 px");
         if (original.width < 32 || original.height < 32) return 0;
         const double scale = (double)working_side / std::max(original.width, original.height);
-        // A strip more than 20 times longer than it is wide has no room for the band search: no horizon.
+        // A strip more than 20 times longer than it is wide has no room for the search: no horizon.
         if (std::min(original.width, original.height) * scale < 16) return 0;
         const cv::Size size((int)std::lround(original.width * scale), (int)std::lround(original.height * scale));
         // An image smaller than the working copy (an icon) is enlarged to it, so that the search sees the
         // sizes it was made for; a reduction is always at least the copy.
         if (source.size() != original && (source.cols < size.width || source.rows < size.height))
             throw std::runtime_error("horizon: the reduction is smaller than the working copy");
-        cv::Mat work;
-        aocv_resize_to(source, work, size);
-        cv::GaussianBlur(work, work, cv::Size(3, 3), 0);
-        cv::Mat valid(work.size(), CV_8UC1, cv::Scalar(255));
-        // A border (black bars of a letterboxed frame, a scan's black edge, a white mat) is not part of
-        // the scene: rows and columns at the edges that are one flat near-black or near-white colour
-        // (deviation under 4, mean under 24 or over 232), up to a fifth of the side, are left out of the
-        // search, so their edge with the picture is never taken for a horizon.
+        cv::Mat small, bgr, lab;
+        aocv_resize_to(source, small, size);
+        if (small.channels() == 1) cv::cvtColor(small, bgr, cv::COLOR_GRAY2BGR);
+        else if (small.channels() == 4) cv::cvtColor(small, bgr, cv::COLOR_BGRA2BGR);
+        else bgr = small;
+        // CIE Lab (L* 0-100, a* b* about ±100): a sea and a sky of one gray still differ in colour.
+        bgr.convertTo(lab, CV_32FC3, 1.0 / 255.0);
+        cv::cvtColor(lab, lab, cv::COLOR_BGR2Lab);
+        cv::GaussianBlur(lab, lab, cv::Size(0, 0), 1.0);
+        std::vector<cv::Mat> channels;
+        cv::split(lab, channels);
+        // OpenCV's 8-bit Lab, for the search (see measure).
+        cv::Mat lab8;
         {
-            const auto flat = [](const cv::Mat &line) {
-                cv::Scalar mean, deviation;
-                cv::meanStdDev(line, mean, deviation);
-                return deviation[0] < 2 && (mean[0] < 10 || mean[0] > 245);
-            };
-            int top = 0, bottom = work.rows, left = 0, right = work.cols;
-            while (top < work.rows / 5 && flat(work.row(top))) ++top;
-            while (bottom > work.rows - work.rows / 5 && flat(work.row(bottom - 1))) --bottom;
-            while (left < work.cols / 5 && flat(work.col(left))) ++left;
-            while (right > work.cols - work.cols / 5 && flat(work.col(right - 1))) --right;
-            // One more pixel each side where a border was found: the blur spreads its edge.
-            if (top > 0) top = std::min(work.rows, top + 2);
-            if (bottom < work.rows) bottom = std::max(0, bottom - 2);
-            if (left > 0) left = std::min(work.cols, left + 2);
-            if (right < work.cols) right = std::max(0, right - 2);
-            if (bottom - top < work.rows / 2 || right - left < work.cols / 2) return 0;
-            valid.setTo(0);
-            valid(cv::Rect(left, top, right - left, bottom - top)).setTo(255);
+            std::vector<cv::Mat> bytes(3);
+            for (int c = 0; c < 3; ++c) channels[c].convertTo(bytes[c], CV_8U, c == 0 ? 255.0 / 100.0 : 1.0, c == 0 ? 0.0 : 128.0);
+            cv::merge(bytes, lab8);
         }
-        const cv::Point2f centre(work.cols / 2.0f, work.rows / 2.0f);
-        const int band = std::max(3, work.rows / 25);
-        const int rows = work.rows, cols = work.cols;
-        struct Best { double score = 0, angle = 0, row = 0, support = 0, contrast = 0, regions = 0; } best;
-        // Per column, sums down the rows of the turned copy's valid pixels and of their values:
-        // sum[r * cols + x] over rows 0..r-1 of column x. Integers (at most 255 × rows), so every
-        // difference below is exact, as it was from the double-precision integral images these replace.
-        std::vector<int> valueSums((size_t)(rows + 1) * cols), countSums((size_t)(rows + 1) * cols);
-        cv::Mat turned, mask;
-        auto search = [&](double from, double to, double stepDegrees) {
-            for (double angle = from; angle <= to + 1e-9; angle += stepDegrees) {
-                // Turn the copy so that a horizon at `angle` becomes a row.
-                const cv::Mat m = cv::getRotationMatrix2D(centre, -angle, 1.0);
-                cv::warpAffine(work, turned, m, work.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
-                cv::warpAffine(valid, mask, m, work.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
-                for (int r = 0; r < rows; ++r) {
-                    const uchar *t = turned.ptr<uchar>(r), *k = mask.ptr<uchar>(r);
-                    const int *v0 = &valueSums[(size_t)r * cols], *c0 = &countSums[(size_t)r * cols];
-                    int *v1 = &valueSums[(size_t)(r + 1) * cols], *c1 = &countSums[(size_t)(r + 1) * cols];
-                    for (int x = 0; x < cols; ++x) {
-                        const int in = k[x] ? 1 : 0;  // the mask is 0 or 255 (nearest-neighbour of a constant)
-                        v1[x] = v0[x] + in * t[x];
-                        c1[x] = c0[x] + in;
-                    }
-                }
-                const int *vEnd = &valueSums[(size_t)rows * cols], *cEnd = &countSums[(size_t)rows * cols];
-                const int margin = std::max(band + 1, rows / 20);
-                for (int r = margin; r < rows - margin; ++r) {
-                    const int *vTop = &valueSums[(size_t)(r - band) * cols], *vMid = &valueSums[(size_t)r * cols], *vBottom = &valueSums[(size_t)(r + band) * cols];
-                    const int *cTop = &countSums[(size_t)(r - band) * cols], *cMid = &countSums[(size_t)r * cols], *cBottom = &countSums[(size_t)(r + band) * cols];
-                    const double minimum = band * 0.9;
-                    int columns = 0, positive = 0, negative = 0;
-                    double total = 0, above = 0, below = 0, aboveN = 0, belowN = 0;
-                    for (int x = 0; x < cols; ++x) {
-                        const double na = cMid[x] - cTop[x], nb = cBottom[x] - cMid[x];
-                        if (na < minimum || nb < minimum) continue;
-                        const double sa = vMid[x] - vTop[x], sb = vBottom[x] - vMid[x];
-                        const double step = sa / na - sb / nb;
-                        columns += 1;
-                        if (step >= 10) positive += 1;
-                        if (step <= -10) negative += 1;
-                        total += step;
-                        // The whole regions above and below, for the region test.
-                        above += vMid[x];
-                        aboveN += cMid[x];
-                        below += vEnd[x] - vMid[x];
-                        belowN += cEnd[x] - cMid[x];
-                    }
-                    // The line must cross nearly the whole width of the image.
-                    if (columns < cols * 0.8) continue;
-                    const double support = (double)std::max(positive, negative) / columns;
-                    const double contrast = std::abs(total) / columns;
-                    const double regions = (aboveN > 0 && belowN > 0) ? std::abs(above / aboveN - below / belowN) : 0;
-                    // Uncapped, so that the fine search can tell apart angles that all pass easily.
-                    const double score = support * support * (contrast / 40.0) * std::min(1.0, regions / 30.0);
-                    if (score > best.score) best = {score, angle, (double)r, support, contrast, regions};
-                }
+        const int h = lab.rows, w = lab.cols;
+        // Borders and frames are not the scene: their edges are never the horizon.
+        cv::Rect inside = content(channels[0]);
+        if (inside.width >= 16 && inside.height >= 16) {
+            const cv::Rect frame = frameInside(channels[0](inside));
+            if (!frame.empty()) inside = cv::Rect(inside.x + frame.x, inside.y + frame.y, frame.width, frame.height);
+        }
+        if (inside.width < 16 || inside.height < 16) return 0;
+        cv::Mat valid(lab.size(), CV_8UC1, cv::Scalar(0));
+        valid(inside).setTo(255);
+        const double contentWidth = inside.width;
+
+        // Candidates: at every whole degree, the rows whose step is a local peak, the strongest first;
+        // a line within 3° and 4% of the height of a stronger one is the same line.
+        std::vector<Line> found;
+        for (double angle = -kMaxAngle; angle <= kMaxAngle + 1e-9; angle += 1.0) {
+            const Turned t = measure(lab8, valid, angle, contentWidth);
+            std::vector<int> peaks;
+            for (int y = kBand + 1; y + 1 < h - kBand; ++y) {
+                const auto e = [&](int r) { return t.rows[r].good ? t.rows[r].edge : 0.0; };
+                if (e(y) > 0 && e(y) >= e(y - 1) && e(y) >= e(y + 1)) peaks.push_back(y);
             }
-        };
-        search(-35, 35, 1.0);
-        const double coarse = best.angle;
-        search(coarse - 1, coarse + 1, 0.1);
-        // A horizon: a step along at least 85% of the width, between two regions that differ.
-        if (best.support < 0.85 || best.contrast < 12 || best.regions < 15) return 0;
-        // The row in the turned copy back to the image: the line through that row's centre point.
-        const double radians = best.angle * CV_PI / 180.0;
-        const double dy = best.row - centre.y;
-        // Point on the line (turned back about the centre), then its left and right ends.
-        const double px = centre.x - dy * std::sin(radians), py = centre.y + dy * std::cos(radians);
-        const double slope = -std::tan(radians);
-        const double back = 1.0 / scale;
+            std::sort(peaks.begin(), peaks.end(), [&](int a, int b) { return t.rows[a].edge > t.rows[b].edge; });
+            if ((int)peaks.size() > kCandidates) peaks.resize(kCandidates);
+            for (int y : peaks) found.push_back(lineOf(t, y, angle, w));
+        }
+        std::stable_sort(found.begin(), found.end(), [](const Line &a, const Line &b) { return a.edge > b.edge; });
+        std::vector<Line> kept;
+        for (const Line &line : found) {
+            const bool same = std::any_of(kept.begin(), kept.end(), [&](const Line &k) {
+                return std::abs(line.angle - k.angle) < 3 && std::abs(line.centre - k.centre) < 0.04 * h;
+            });
+            if (same) continue;
+            kept.push_back(line);
+            if ((int)kept.size() >= kCandidates) break;
+        }
+        // The horizon: the candidate with the strongest coherent step across the picture.
+        const Line *best = nullptr;
+        double bestSeparation = 0;
+        for (const Line &line : kept) {
+            const double s = separation(lab, valid, line);
+            if (s < 0) continue;
+            if (!best || line.score() > best->score()) {
+                best = &line;
+                bestSeparation = s;
+            }
+        }
+        if (!best || best->score() < kMinScore) return 0;
+        // Its angle to a quarter degree, keeping the line through the same centre point.
+        Line line = *best;
+        const double score = best->score();
+        for (double angle = best->angle - 1; angle <= best->angle + 1 + 1e-9; angle += kFineStep) {
+            const Turned t = measure(lab8, valid, angle, contentWidth);
+            const cv::Mat &f = t.forward;
+            const double centreRow = f.at<double>(1, 0) * (w / 2.0) + f.at<double>(1, 1) * best->centre + f.at<double>(1, 2) - 0.5;
+            for (int y = kBand; y < h - kBand; ++y)
+                if (t.rows[y].good && std::abs(y - centreRow) <= 3 && t.rows[y].edge > line.edge) line = lineOf(t, y, angle, w);
+        }
+        // The copy's pixel centres back to the image's.
+        const double sx = (double)original.width / w, sy = (double)original.height / h;
+        const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };
         out->x1 = 0;
-        out->y1 = (py - slope * px) * back;
+        out->y1 = yAt(-0.5 + 0.5 / sx);
         out->x2 = original.width - 1;
-        out->y2 = out->y1 + slope * (original.width - 1);
-        out->angle = best.angle;
-        out->confidence = std::min(1.0, best.support * std::min(1.0, best.contrast / 40.0) * std::min(1.0, best.regions / 30.0));
+        out->y2 = yAt((original.width - 0.5) / sx - 0.5);
+        out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
+        out->score = score;
+        out->separation = bestSeparation;
         return 1;
     });
 }

@@ -9,8 +9,8 @@ public struct HorizonObservation: Sendable, Hashable, Codable {
     /// Where the horizon meets the image's left edge and right edge.
     public let start: PixelPoint
     public let end: PixelPoint
-    /// How clear the horizon is (0–1): the share of the width along which it is a step between
-    /// two regions, times how strong the step is.
+    /// How likely the line is the horizon (0–1), judged from the scene (``HorizonRequest``):
+    /// calibrated so that about this share of lines reported at it are the horizon.
     public let confidence: Double
     /// The affine transform (2×3, row-major: `[a, b, tx, c, d, ty]`) that levels the image: it
     /// turns it by `-angle` about its centre, in pixels of the same size.

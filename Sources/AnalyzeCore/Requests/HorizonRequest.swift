@@ -1,30 +1,64 @@
 internal import COpenCVShim
 
 /// Finds the horizon and its angle (like `VNDetectHorizonRequest`), or reports that the image has
-/// none: a straight step between two regions running across nearly the whole width, within 35°
-/// of level (`aocv_detect_horizon`). Text lines, table rules and the edges of objects do not run
-/// across the image that way, so a document page or a portrait reports none.
+/// none. Two judgements make a horizon:
+/// - **a line**: a straight colour step between two regions across most of the picture, within 25°
+///   of level, its borders and frame left out (`aocv_detect_horizon`);
+/// - **a scene that has one**: the classifier's probability that the photo shows an open view (a
+///   shore, a lake, a field, a boat at sea: ``HorizonScene``). A portrait, a room or a page has
+///   straight steps too (a shoulder, a table edge, a text line), but no open view.
+///
+/// The reported confidence is the scene's (``HorizonScene/confidence(openView:)``); below
+/// ``minimumConfidence`` the image has no horizon, so `--level` never turns a photo for a line that
+/// is not one.
 public struct HorizonRequest: ImageRequest {
     public static let kind = ObservationKind.horizon
     public static let kindAliases = ["horizons"]
 
-    public init() {}
+    /// The classifier that judges the scene (its labels must be ImageNet's).
+    public var sceneModel: NetworkModel
+    /// Horizons less sure than this (0–1) are not reported.
+    public var minimumConfidence: Double
+
+    /// Chosen on the development set (docs/benchmarks.md: horizons).
+    public static let defaultMinimumConfidence = 0.25
+
+    public init() { self.init(sceneModel: .efficientNetLite0) }
+
+    public init(sceneModel: NetworkModel, minimumConfidence: Double = HorizonRequest.defaultMinimumConfidence) {
+        self.sceneModel = sceneModel
+        self.minimumConfidence = minimumConfidence
+    }
+
+    public var models: [ModelIdentity] { sceneModel.files }
 
     /// The long side of the copy the horizon is looked for in: a horizon is a large structure.
     static let workingSide = 320
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> HorizonResult {
-        // The copy it looks in is shrunk from the grayscale's halvings (a 12 MP photo in one step cost about 35 ms).
-        let gray = try image.reduction(toFit: Self.workingSide, Self.workingSide, gray: true)
+        // The copy it looks in is shrunk from the image's halvings (a 12 MP photo in one step cost about 35 ms).
+        let colour = try image.reduction(toFit: Self.workingSide, Self.workingSide)
         var found = aocv_horizon()
         var status = aocv_status()
-        let result = aocv_detect_horizon(gray.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
+        let result = aocv_detect_horizon(colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
         guard result >= 0 else { throw AnalysisError(.engineFailed, "horizon: " + OpenCVMat.message(of: &status)) }
         guard result == 1 else { return HorizonResult(horizon: nil) }
+        // The scene, judged on the image levelled by the line: a sea turned by 20° is a "pole" or a
+        // "syringe" to the classifier, the same sea levelled a "sandbar"; a photo levelled by a line
+        // that is not its horizon looks no more like an open view than before.
+        let network = try engines.network(sceneModel)
+        let levelled = try image.reduction(toFit: Self.sceneSide, Self.sceneSide).straightened(byDegrees: -found.angle)
+        let labels = try network.classify(levelled, best: HorizonScene.labelsRead)
+        let confidence = HorizonScene.confidence(openView: HorizonScene.openView(labels))
+        guard confidence >= minimumConfidence else { return HorizonResult(horizon: nil) }
         return HorizonResult(horizon: HorizonObservation(angle: found.angle, start: PixelPoint(x: found.x1, y: found.y1),
-                                                         end: PixelPoint(x: found.x2, y: found.y2), confidence: found.confidence,
+                                                         end: PixelPoint(x: found.x2, y: found.y2), confidence: confidence,
                                                          width: image.width, height: image.height))
     }
+
+    /// The long side of the copy that is levelled and classified (the classifier reads a 224-px
+    /// centre square of it).
+    static let sceneSide = 448
 }
 
 extension ObservationKind {

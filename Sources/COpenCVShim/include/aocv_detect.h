@@ -12,26 +12,30 @@ extern "C" {
 #pragma clang assume_nonnull begin
 
 /// A horizon: the line from (x1, y1) at the image's left edge to (x2, y2) at its right edge, in
-/// pixels; `angle` in degrees, positive when the line rises to the right; `confidence` 0..1.
+/// pixels; `angle` in degrees, positive when the line rises to the right; `score` its coherent colour
+/// step (mean step × coherence⁴, CIE Lab units) and `separation` how far apart the regions above and
+/// below are (squared mean distance over variance).
 typedef struct aocv_horizon {
     double x1, y1, x2, y2;
     double angle;
-    double confidence;
+    double score;
+    double separation;
 } aocv_horizon;
 
-/// Looks for a horizon (like VNDetectHorizonRequest): a straight step edge between two regions
-/// that runs across (nearly) the whole width of the image, within 35° of level. On a copy `working_side`
-/// px on its long side, lightly blurred: for every angle from -35° to 35° by 1°, then ±1° around the best
-/// by 0.1°, the copy is turned so that a line at that angle is a row, and every row is scored by how
-/// many columns step from one side to the other by 10 levels or more (one polarity), by the mean
-/// step, and by how much the whole regions above and below differ. Text lines, table rules and the
-/// edges of objects do not span the image that way. Returns 1 and fills `out` when a horizon is
-/// found, 0 when there is none, -1 with status set on error.
+/// Looks for a horizon line (like VNDetectHorizonRequest): a straight colour step between two
+/// regions running across most of the picture, within 25° of level. On a copy `working_side` px on
+/// its long side, in CIE Lab, lightly blurred, without flat border rows and columns and inside a
+/// frame when it has one: at every whole degree the copy is turned so that lines at that angle are
+/// rows, and each row is measured by its mean colour step (3 rows above minus 3 below) and by how
+/// coherent the steps are (|mean step| / mean |step|: one polarity along the line). The 12 strongest
+/// distinct peaks are ranked by mean step × coherence⁴; the best is refined to a quarter degree.
+/// Returns 1 and fills `out` when a line scores 4 or more, 0 when there is none, -1 with status
+/// set on error. Whether the scene has a horizon at all is the caller's judgement (HorizonRequest).
 ///
 /// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
-/// of which `gray` may be a reduction at least twice the copy (a halving of a large photo); the line
-/// is in the original's pixels.
-int aocv_detect_horizon(const aocv_mat *gray, int working_side, int original_width, int original_height, aocv_horizon *out,
+/// of which `image` (gray, BGR or BGRA) may be a reduction at least twice the copy (a halving of a
+/// large photo); the line is in the original's pixels.
+int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, aocv_horizon *out,
                         aocv_status *status);
 
 /// Rotates by `degrees` (counter-clockwise) about the centre keeping the size, filling the
