@@ -24,14 +24,14 @@ let package = Package(
         // Thin C++ target: OpenCV behind a plain-C header; every cv::Exception is caught there.
         .target(
             name: "COpenCVShim",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
+            dependencies: ["COpenCV"],
             linkerSettings: (openCVLibraries + ["png", "jpeg", "gif"]).map { .linkedLibrary($0) }
         ),
         // Thin C++ target: OpenCV's videoio (FFmpeg) and contrib trackers behind a plain-C header, as the
         // shared library libAnalyzeVideo.so; nothing links it: AnalyzeCore's VideoLibrary opens it on first use.
         .target(
             name: "CVideoShim",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-std=c++17", "-O2"])],
+            dependencies: ["COpenCV"],
             // swiftc links it with the Swift runtime (swiftrt.o, libswiftCore.so): fine for development
             // builds; scripts/install and scripts/package link the same object again with g++, without it.
             linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }
@@ -39,7 +39,6 @@ let package = Package(
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(
             name: "CDlibShim",
-            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("lapack"), .linkedLibrary("blas")]
         ),
         // Tesseract's C API (libtesseract-dev's header), forwarded to libtesseract.so.5, which is opened
@@ -55,6 +54,12 @@ let package = Package(
         // Built against the header scripts/fetch-onnxruntime installs; libonnxruntime.so is opened with
         // dlopen at the path the model locator finds, only by runs that use it.
         .target(name: "COnnxRuntime"),
+        // OpenCV's headers (`pkg-config --cflags opencv4`) for the two OpenCV shims; its module is empty. No
+        // unsafeFlags anywhere, so the package can be a versioned dependency. SwiftPM also links every
+        // library in opencv4.pc's Libs (all 55 modules, with VTK, Qt, GDAL): scripts/swift-build points
+        // PKG_CONFIG_PATH at a generated opencv4.pc with the Cflags alone, so the shims' own lists below are
+        // what gets linked. C++17 is `cxxLanguageStandard`; -O2 for debug builds comes from scripts/swift-build.
+        .systemLibrary(name: "COpenCV", pkgConfig: "opencv4", providers: [.apt(["libopencv-dev"])]),
         // System libraries with C APIs, found with pkg-config.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
