@@ -4,7 +4,7 @@
 /// OpenCV's auto-rotation, applies the orientation, and runs every request on that one upright
 /// image and its shared grayscale, with the calling worker's engines. A PDF's page is rendered upright
 /// by poppler (``PDFRenderer``) instead.
-public struct ImageRequestHandler {
+public struct ImageRequestHandler: Sendable {
     public let source: ImageSource
     /// Images whose header (or decoded size) exceeds this many pixels are refused.
     public let maximumPixels: Int

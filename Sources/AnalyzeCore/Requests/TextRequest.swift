@@ -105,6 +105,13 @@ public struct TextRequest: ImageRequest {
 
     public init() { self.init(languages: "eng") }
 
+    /// Text in `languages` with the networks `gate` asks for (the command line's `--text-gate`; `.auto`
+    /// is its default: PP-OCR's networks read photos when `scripts/fetch-models` has fetched them).
+    public init(languages: String = "eng", gate: TextGate) {
+        self.init(languages: languages, textDetector: gate.detector.model, detectorIsOptional: gate.detector.isOptional,
+                  reader: gate.reader.models, readerIsOptional: gate.reader.isOptional)
+    }
+
     public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
                 textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto,
                 reader: TextReaderModels? = nil, readerIsOptional: Bool = false, recognitionLevel: TextRecognitionLevel = .accurate,

@@ -1,0 +1,48 @@
+import AnalyzeCore
+import Foundation
+import Testing
+
+/// The API a Swift program uses (a plain `import AnalyzeCore`: public names only), like Vision's
+/// `ImageRequestHandler(url).perform(request)`.
+@Suite("Library API")
+struct LibraryAPITests {
+    let card = URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))
+
+    @Test func oneRequestGivesItsTypedResult() throws {
+        let codes: [BarcodeObservation] = try ImageRequestHandler(url: card).perform(BarcodeRequest())
+        #expect(Set(codes.map(\.payload)) == ["https://example.com/redeem?card=603491205578", "603491205578"])
+    }
+
+    @Test func twoRequestsShareOneDecoding() throws {
+        let (codes, page) = try ImageRequestHandler(url: card).perform(BarcodeRequest(), TextRequest(gate: .auto))
+        #expect(codes.count == 2)
+        #expect(page.lines.first?.string == "GIFT CARD")
+    }
+
+    @Test func theAsyncVariantRunsOffTheCallersTask() async throws {
+        let portrait = DebianPhoto.folder.appendingPathComponent("astronaut.png")
+        try #require(FileManager.default.fileExists(atPath: portrait.path), "run scripts/fetch-test-images (scripts/test does)")
+        let faces = try await ImageRequestHandler(url: portrait).perform(FaceRequest())
+        #expect(faces.count == 1)
+    }
+
+    @Test func aMissingFileIsAnAnalysisError() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/analyze/photo.jpg")
+        #expect(throws: AnalysisError.self) { try ImageRequestHandler(url: missing).perform(BarcodeRequest()) }
+        do {
+            _ = try ImageRequestHandler(url: missing).perform(BarcodeRequest())
+        } catch {
+            #expect(error.code == .missingFile, "\(error)")
+        }
+    }
+
+    /// Calls from many tasks at once each get engines of their own (``SharedEngines``) and the same answer.
+    @Test func concurrentCallsGetTheSameAnswer() async throws {
+        let handler = ImageRequestHandler(url: card)
+        let payloads = try await withThrowingTaskGroup(of: Set<String>.self) { group in
+            for _ in 0 ..< 4 { group.addTask { Set(try await handler.perform(BarcodeRequest()).map(\.payload)) } }
+            return try await group.reduce(into: [Set<String>]()) { $0.append($1) }
+        }
+        #expect(payloads.count == 4 && Set(payloads).count == 1)
+    }
+}
