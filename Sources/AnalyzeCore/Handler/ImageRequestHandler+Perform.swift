@@ -36,7 +36,7 @@ extension ImageRequestHandler {
         return (try Self.result(of: a, in: analysis), try Self.result(of: b, in: analysis), try Self.result(of: c, in: analysis))
     }
 
-    /// ``perform(_:)-(R)`` off the caller's task, for async code (a server's request handler).
+    /// The synchronous `perform(_:)` off the caller's task, for async code (a server's request handler).
     public func perform<R: ImageRequest>(_ request: R) async throws(AnalysisError) -> R.Result {
         let handler = self
         let outcome = await Task.detached { Swift.Result { () throws(AnalysisError) -> R.Result in try handler.perform(request) } }.value

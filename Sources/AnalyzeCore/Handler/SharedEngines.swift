@@ -1,6 +1,6 @@
 import Foundation
 
-/// Engines kept for callers of the library's simple API (``ImageRequestHandler/perform(_:)-(R)``): each
+/// Engines kept for callers of the library's simple API (`ImageRequestHandler.perform(_:)`): each
 /// call borrows a ``WorkerEngines`` (Tesseract, ZBar, zxing-cpp, the networks, created on first use)
 /// and hands it back, so the second call costs no engine start-up and two threads never share one.
 /// The batch runner does not use it: its workers own their engines.

@@ -5,10 +5,10 @@ internal import COpenCVShim
 /// - **a line**: a straight colour step between two regions across most of the picture, within 25°
 ///   of level, its borders and frame left out (`aocv_detect_horizon`);
 /// - **a scene that has one**: the classifier's probability that the photo shows an open view (a
-///   shore, a lake, a field, a boat at sea: ``HorizonScene``). A portrait, a room or a page has
+///   shore, a lake, a field, a boat at sea: `HorizonScene`). A portrait, a room or a page has
 ///   straight steps too (a shoulder, a table edge, a text line), but no open view.
 ///
-/// The reported confidence is the scene's (``HorizonScene/confidence(openView:)``); below
+/// The reported confidence is the scene's (`HorizonScene.confidence(openView:)`); below
 /// ``minimumConfidence`` the image has no horizon, so `--level` never turns a photo for a line that
 /// is not one.
 public struct HorizonRequest: ImageRequest {
