@@ -119,33 +119,19 @@ Line lineOf(const Turned &t, int row, double angle, int w) {
     return line;
 }
 
-/// How far apart the whole regions above and below a line are: squared distance of their mean colours
-/// over the sum of their variances. -1 when either has under 20 pixels.
-double separation(const cv::Mat &lab, const cv::Mat &valid, const Line &line) {
-    double sum[2][3] = {}, squares[2][3] = {}, count[2] = {};
-    for (int y = 0; y < lab.rows; ++y) {
-        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
+/// Whether a line leaves at least 20 picture pixels on each side (a line through a corner does not).
+bool splitsThePicture(const cv::Mat &valid, const Line &line) {
+    int count[2] = {0, 0};
+    for (int y = 0; y < valid.rows; ++y) {
         const uchar *v = valid.ptr<uchar>(y);
-        for (int x = 0; x < lab.cols; ++x) {
+        for (int x = 0; x < valid.cols; ++x) {
             if (!v[x]) continue;
             const double at = line.y0 + line.slope * x;
-            const int side = y < at ? 0 : (y > at + 1 ? 1 : -1);
-            if (side < 0) continue;
-            count[side] += 1;
-            for (int c = 0; c < 3; ++c) {
-                sum[side][c] += p[x][c];
-                squares[side][c] += (double)p[x][c] * p[x][c];
-            }
+            if (y < at) count[0] += 1;
+            else if (y > at + 1) count[1] += 1;
         }
     }
-    if (count[0] < 20 || count[1] < 20) return -1;
-    double distance = 0, variance = 0;
-    for (int c = 0; c < 3; ++c) {
-        const double ma = sum[0][c] / count[0], mb = sum[1][c] / count[1];
-        distance += (ma - mb) * (ma - mb);
-        variance += squares[0][c] / count[0] - ma * ma + squares[1][c] / count[1] - mb * mb;
-    }
-    return distance / (variance + 1.0);
+    return count[0] >= 20 && count[1] >= 20;
 }
 
 /// The picture inside flat side rows and columns (letterbox bars, a plain border): [top, bottom) × [left, right).
@@ -269,19 +255,11 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         }
         // The horizon: the candidate with the strongest coherent step across the picture.
         const Line *best = nullptr;
-        double bestSeparation = 0;
-        for (const Line &line : kept) {
-            const double s = separation(lab, valid, line);
-            if (s < 0) continue;
-            if (!best || line.score() > best->score()) {
-                best = &line;
-                bestSeparation = s;
-            }
-        }
+        for (const Line &line : kept)
+            if (splitsThePicture(valid, line) && (!best || line.score() > best->score())) best = &line;
         if (!best || best->score() < kMinScore) return 0;
         // Its angle to a quarter degree, keeping the line through the same centre point.
         Line line = *best;
-        const double score = best->score();
         for (double angle = best->angle - 1; angle <= best->angle + 1 + 1e-9; angle += kFineStep) {
             const Turned t = measure(lab8, valid, angle, contentWidth);
             const cv::Mat &f = t.forward;
@@ -297,8 +275,6 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         out->x2 = original.width - 1;
         out->y2 = yAt((original.width - 0.5) / sx - 0.5);
         out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
-        out->score = score;
-        out->separation = bestSeparation;
         return 1;
     });
 }

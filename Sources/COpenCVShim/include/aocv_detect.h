@@ -12,14 +12,10 @@ extern "C" {
 #pragma clang assume_nonnull begin
 
 /// A horizon: the line from (x1, y1) at the image's left edge to (x2, y2) at its right edge, in
-/// pixels; `angle` in degrees, positive when the line rises to the right; `score` its coherent colour
-/// step (mean step × coherence⁴, CIE Lab units) and `separation` how far apart the regions above and
-/// below are (squared mean distance over variance).
+/// pixels; `angle` in degrees, positive when the line rises to the right.
 typedef struct aocv_horizon {
     double x1, y1, x2, y2;
     double angle;
-    double score;
-    double separation;
 } aocv_horizon;
 
 /// Looks for a horizon line (like VNDetectHorizonRequest): a straight colour step between two
