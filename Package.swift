@@ -12,7 +12,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "analyze", targets: ["analyze"]),
+        // The engine: ImageRequestHandler, the requests and their observations (see the DocC catalogue).
         .library(name: "AnalyzeCore", targets: ["AnalyzeCore"]),
+        // Annotated images, SVG overlays, JSON, hOCR; and the batch runner with its report.
+        .library(name: "AnalyzeOutput", targets: ["AnalyzeOutput"]),
+        .library(name: "AnalyzeBatch", targets: ["AnalyzeBatch"]),
         // Video, streams and trackers: loaded by AnalyzeCore (dlopen) only when a sequence is analysed.
         .library(name: "AnalyzeVideo", type: .dynamic, targets: ["CVideoShim"]),
     ],
@@ -67,23 +71,29 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // zxing-cpp 3.1.1's C API, a static library built from its PyPI sdist by scripts/fetch-zxing.
         .systemLibrary(name: "CZXing", pkgConfig: "zxing"),
-        // The engine: sources, orientation, requests, observations, handler, batch runner, renderers.
+        // Three layers, each seeing only those below it (docs/architecture.md, "Layers"); an import the
+        // other way is a compile error (scripts/check-layers).
+        // 1. The engine: inputs, decoding, orientation, engines, requests, observations, the handlers.
         .target(
             name: "AnalyzeCore",
             dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", "COnnxRuntime", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // 2. What observations become: annotated images, SVG, JSON, hOCR, the output files' names.
+        .target(name: "AnalyzeOutput", dependencies: ["AnalyzeCore"]),
+        // 3. A run over many inputs: the batch runner, the report, the kinds' registry, --require checks.
+        .target(name: "AnalyzeBatch", dependencies: ["AnalyzeCore", "AnalyzeOutput"]),
         // The thin command-line front end. Linked with tcmalloc (Debian's libtcmalloc-minimal4), which
         // replaces malloc for the whole process: it keeps freed pages for the next image, where glibc
         // hands every 12 MP buffer back to the kernel and takes it again zeroed, page by page (about
         // 30,000 page faults and 60 ms of system time per photo; docs/benchmarks.md).
         .executableTarget(
             name: "analyze",
-            dependencies: ["AnalyzeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
-            dependencies: ["AnalyzeCore", "CHeif"],
+            dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", "CHeif"],
             // The recorded outputs are read by path (GoldenOutputTests), not built into the bundle.
             exclude: ["Golden"],
             // The HEIF tests write their photos with libheif's encoder, which CHeif does not forward.

@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// `analyze models`: where each model is looked for and whether it is there.

@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import Dispatch
 import Foundation
 

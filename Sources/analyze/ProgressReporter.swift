@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import Foundation
 
 /// Reports each finished image: a line on stderr (or, on a terminal, a progress bar with

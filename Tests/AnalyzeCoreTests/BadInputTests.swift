@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 @Suite("Bad input never crashes and never stops the batch")
 struct BadInputTests {

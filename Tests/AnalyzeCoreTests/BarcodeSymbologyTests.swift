@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Every symbology zxing-cpp adds, and the codes both engines read, on "photographed" symbols
 /// (`Fixtures/symbologies/`: encoded by zint, set on a card, turned in perspective, blurred,

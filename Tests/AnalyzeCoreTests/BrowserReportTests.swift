@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Loads index.html in headless Chromium (Debian `chromium`, installed by scripts/test) and
 /// checks the DOM after the page's script ran.

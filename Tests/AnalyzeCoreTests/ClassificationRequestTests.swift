@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 @Suite("Classification through EfficientNet-Lite0")
 struct ClassificationRequestTests {

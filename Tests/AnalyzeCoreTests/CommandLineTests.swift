@@ -1,7 +1,9 @@
 import CHeif
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// End-to-end: runs the built `analyze` binary as a user or a script would.
 @Suite("The analyze command")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// `--model`: a network of one's own, taken as a detector or a classifier by its outputs.
 @Suite("Your own model")

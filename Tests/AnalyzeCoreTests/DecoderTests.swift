@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// JPEG and PNG are decoded with libjpeg/libpng directly, set up as OpenCV 4.6 sets them up, so
 /// that their warnings become the image's warnings instead of lines on stderr.

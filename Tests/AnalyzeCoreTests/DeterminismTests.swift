@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// An image's JSON depends only on that image and the options: not on `--jobs`, the order of the
 /// inputs, or the images a worker saw before (ZBar's decoders keep state across images, so every

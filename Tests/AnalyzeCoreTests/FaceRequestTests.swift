@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Real photographs taken from Debian's python3-skimage by scripts/fetch-test-images.
 enum DebianPhoto {

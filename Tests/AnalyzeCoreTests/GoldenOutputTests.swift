@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// The JSON (and SVG) of the existing kinds stays byte-identical through changes of the request
 /// design: the outputs recorded in `Golden/` (see its README) are made again and compared.

@@ -1,7 +1,9 @@
 import CHeif
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// HEIF/HEIC photos (what iPhones save) through libheif, with the container's orientation.
 @Suite("HEIF photos")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Real photographs from Debian's plasma-workspace-wallpapers (scripts/fetch-test-images).
 enum Wallpaper {

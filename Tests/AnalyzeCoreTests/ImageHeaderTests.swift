@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Files that libjpeg, libtiff and OpenCV's BMP reader decode are read the same way by the header
 /// parser (only an image whose size was read from its header reaches a decoder): found on Pillow's

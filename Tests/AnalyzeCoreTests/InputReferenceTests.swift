@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// A local input is read as the file it names and nothing else: no part of its name is taken for a
 /// protocol, and no container that refers to other files or addresses is followed (issue 35, items 1–2).

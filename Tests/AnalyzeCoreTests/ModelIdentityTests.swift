@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Requests name models by identity (file name + SHA-256), never by path.
 @Suite("Models by identity")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// A multi-page TIFF (a scanned document, a fax) is analysed page by page, as `tesseract` reads every
 /// page: each page an input of its own, with its own outputs, line and report entry.

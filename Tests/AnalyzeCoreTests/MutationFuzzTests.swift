@@ -1,7 +1,9 @@
 import CHeif
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// A mutation fuzzer over real JPEG (with EXIF), PNG, TIFF (one page, and the second of two), WebP, PGM,
 /// GIF, HEIC (and a grid's boxes) and PDF seeds (a PDF's mutants through poppler's own processes), and over

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Real photographs and videos from Debian's `opencv-doc` (fetched by scripts/fetch-test-images).
 enum OpenCVSample {

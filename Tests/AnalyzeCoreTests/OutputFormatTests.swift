@@ -3,7 +3,9 @@ import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// The formats people already consume: zbarimg/tesseract-style lines (`--print`), hOCR
 /// (`--hocr`), Vision's normalized coordinates (`--normalized`); and a terminal that stays calm.

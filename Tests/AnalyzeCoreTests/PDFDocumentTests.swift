@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// A PDF (a scanned document) is rendered page by page by poppler's pdftoppm, in a process of its own,
 /// and each page is analysed as an image of its own.

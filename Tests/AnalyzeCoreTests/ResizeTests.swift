@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// The shim's box filter (`aocv_resize_area`, behind `OpenCVMat.resized`, every letterbox and working
 /// copy) must give exactly OpenCV's `INTER_AREA` pixels: the requests' results were measured with those.

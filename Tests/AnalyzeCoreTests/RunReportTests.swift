@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 @Suite("Run report, CI checks, resume and shards")
 struct RunReportTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// The formats scanning and archiving tools write besides TIFF and PDF: Netpbm (what SANE's `scanimage`
 /// writes by default), JPEG 2000 (archives, digital libraries) and Sun raster. OpenCV 4.6 decodes them;

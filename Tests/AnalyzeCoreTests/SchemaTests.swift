@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Every JSON the tool writes validates against `schemas/` (scripts/validate-json, Debian's
 /// python3-jsonschema, installed by scripts/test).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// A sequence's JSON as read back: frames by index, tracks.
 struct SequenceJSON {

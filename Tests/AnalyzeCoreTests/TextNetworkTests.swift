@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Text in photos, read by PP-OCRv4's networks on ONNX Runtime (issue 32), through the real engines:
 /// real street photos and words cut out of photos from opencv-doc (scripts/fetch-test-images), and

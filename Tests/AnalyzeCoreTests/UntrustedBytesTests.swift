@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import AnalyzeBatch
 @testable import AnalyzeCore
+@testable import AnalyzeOutput
 
 /// Files are untrusted: headers, EXIF blocks and pixels built from random bytes must give an
 /// error or a result, never a crash.

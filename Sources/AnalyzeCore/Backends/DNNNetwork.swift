@@ -5,7 +5,7 @@ internal import COpenCVShim
 /// session (``ONNXSession``) fed and read by the same shim code (`aocv_dnn_input_planes`,
 /// `aocv_dnn_rank_classes`) when the model runs there. Neither is thread-safe, and an OpenCV network must
 /// keep one input size, so each worker thread owns one per model.
-final class DNNNetwork {
+package final class DNNNetwork {
     private enum Engine {
         case openCV(OpaquePointer)
         case onnxRuntime(ONNXSession)
@@ -16,7 +16,7 @@ final class DNNNetwork {
     /// Class names in class order.
     let labels: [String]
 
-    init(model: NetworkModel, models: ModelLocator, decidingRole: Bool = false) throws(AnalysisError) {
+    package init(model: NetworkModel, models: ModelLocator, decidingRole: Bool = false) throws(AnalysisError) {
         let labelsPath = try models.path(of: model.labels)
         var labels = try Self.readLabels(labelsPath)
         // Darknet's coco.names: COCO's own names (``ClassNameSpelling``).
@@ -69,7 +69,7 @@ final class DNNNetwork {
     static let cropFraction = 0.875
 
     /// What the network's outputs make it (`aocv_dnn_role` after loading it in AUTO mode).
-    var role: NetworkModel.Role {
+    package var role: NetworkModel.Role {
         switch engine {
         case .openCV(let handle): aocv_dnn_role(handle) == AOCV_DNN_CLASSIFIER ? .classifier : .detector
         case .onnxRuntime: model.role
@@ -78,7 +78,7 @@ final class DNNNetwork {
 
     /// Class names, one a line (blank lines and a trailing newline ignored; `_` read as a space,
     /// so Darknet's `sports_ball` is `sports ball`). At most 100,000 names, each cut to 200 characters.
-    static func readLabels(_ path: String) throws(AnalysisError) -> [String] {
+    package static func readLabels(_ path: String) throws(AnalysisError) -> [String] {
         guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20 else {
             throw AnalysisError(.unreadable, "cannot read the labels (or over 16 MB)", file: path)
         }

@@ -11,20 +11,20 @@ enum ONNXRuntime {
 }
 
 /// A network's float output: its values, row-major, and its shape.
-struct FloatTensor: Sendable {
-    var shape: [Int]
+package struct FloatTensor: Sendable {
+    package var shape: [Int]
     var values: [Float]
 }
 
 /// One ONNX model loaded into an ONNX Runtime session (`aort_session_create`) that runs on the calling
 /// worker's thread alone (one intra-op thread, no spinning): each worker owns its sessions, as it owns
 /// its OpenCV networks. Freed in `deinit`.
-final class ONNXSession {
+package final class ONNXSession {
     private let handle: OpaquePointer
     /// The model's identity, for messages.
     let model: ModelIdentity
 
-    init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
+    package init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
         let library = try models.path(of: ONNXRuntime.library)
         let path = try models.path(of: model)
         var error = [CChar](repeating: 0, count: 1024)
@@ -42,7 +42,7 @@ final class ONNXSession {
     deinit { aort_session_free(handle) }
 
     /// Runs the network on one float tensor (`aort_session_run`) and returns its first output.
-    func run(_ input: [Float], shape: [Int]) throws(AnalysisError) -> FloatTensor {
+    package func run(_ input: [Float], shape: [Int]) throws(AnalysisError) -> FloatTensor {
         guard shape.reduce(1, *) == input.count, !shape.isEmpty else {
             throw AnalysisError(.engineFailed, "\(model.name): the input does not have the shape \(shape)")
         }

@@ -5,7 +5,7 @@ internal import COpenCVShim
 /// `@unchecked Sendable`: a matrix is only ever drawn on by the annotated-image renderer, as the
 /// image's last use, on the one worker thread that owns that image; reads from several threads
 /// are safe.
-final class OpenCVMat: @unchecked Sendable {
+package final class OpenCVMat: @unchecked Sendable {
     let handle: OpaquePointer
 
     private init(handle: OpaquePointer) { self.handle = handle }
@@ -54,7 +54,7 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// The pixels, row by row without padding.
-    var packedPixels: [UInt8] {
+    package var packedPixels: [UInt8] {
         withPixels { pixels, stride in
             var out: [UInt8] = []
             let rowBytes = width * channels
@@ -76,12 +76,12 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// Turned by `degrees` counter-clockwise and zoomed to fill the same frame (`aocv_straighten`).
-    func straightened(byDegrees degrees: Double) throws(AnalysisError) -> OpenCVMat {
+    package func straightened(byDegrees degrees: Double) throws(AnalysisError) -> OpenCVMat {
         try Self.make(.engineFailed) { aocv_straighten(handle, degrees, $0) }
     }
 
-    var width: Int { Int(aocv_mat_width(handle)) }
-    var height: Int { Int(aocv_mat_height(handle)) }
+    package var width: Int { Int(aocv_mat_width(handle)) }
+    package var height: Int { Int(aocv_mat_height(handle)) }
     var channels: Int { Int(aocv_mat_channels(handle)) }
 
     /// Calls `body` with the first pixel and the row stride in bytes.
@@ -97,7 +97,7 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// Luminance (`aocv_gray`).
-    func gray() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_gray(handle, $0) } }
+    package func gray() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_gray(handle, $0) } }
 
     /// A BGR copy, gray expanded (`aocv_bgr`).
     func bgr() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_bgr(handle, $0) } }
@@ -106,7 +106,7 @@ final class OpenCVMat: @unchecked Sendable {
     func inverted() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_invert(handle, $0) } }
 
     /// A resized copy (`aocv_resize`).
-    func resized(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+    package func resized(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
         try Self.make(.engineFailed) { aocv_resize(handle, Int32(width), Int32(height), $0) }
     }
 
@@ -138,7 +138,7 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// The quadrilateral (top-left, top-right, bottom-right, bottom-left) warped to a width × height rectangle.
-    func warped(quad: [PixelPoint], width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
+    package func warped(quad: [PixelPoint], width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
         let corners = quad.flatMap { [$0.x, $0.y] }
         guard corners.count == 8 else { throw AnalysisError(.engineFailed, "a quadrilateral needs four corners") }
         return try corners.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
@@ -148,7 +148,7 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// PNG bytes (`aocv_encode_png`).
-    func pngData() throws(AnalysisError) -> [UInt8] {
+    package func pngData() throws(AnalysisError) -> [UInt8] {
         var status = aocv_status()
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -160,7 +160,7 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// JPEG bytes at `quality` (`aocv_encode_lossy`).
-    func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: false, quality: quality) }
+    package func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: false, quality: quality) }
 
     /// WebP bytes at `quality` (`aocv_encode_lossy`).
     func webpData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: true, quality: quality) }
@@ -177,12 +177,12 @@ final class OpenCVMat: @unchecked Sendable {
     }
 
     /// A new BGR image filled with `color` (`aocv_mat_new`).
-    static func blank(width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) throws(AnalysisError) -> OpenCVMat {
+    package static func blank(width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) throws(AnalysisError) -> OpenCVMat {
         try make(.outputFailed) { aocv_mat_new(Int32(width), Int32(height), color.r, color.g, color.b, $0) }
     }
 
     /// Copies `image` into this one at x,y (`aocv_mat_paste`; cut at the edges).
-    func paste(_ image: OpenCVMat, x: Int, y: Int) throws(AnalysisError) {
+    package func paste(_ image: OpenCVMat, x: Int, y: Int) throws(AnalysisError) {
         var status = aocv_status()
         guard aocv_mat_paste(handle, image.handle, Int32(x), Int32(y), &status) != 0 else {
             throw AnalysisError(.outputFailed, Self.message(of: &status))
@@ -191,9 +191,9 @@ final class OpenCVMat: @unchecked Sendable {
 
     // MARK: Drawing (on a private copy only)
 
-    typealias RGB = (r: UInt8, g: UInt8, b: UInt8)
+    package typealias RGB = (r: UInt8, g: UInt8, b: UInt8)
 
-    func drawPolyline(_ points: [PixelPoint], closed: Bool, color: RGB, thickness: Int) {
+    package func drawPolyline(_ points: [PixelPoint], closed: Bool, color: RGB, thickness: Int) {
         let xy = points.flatMap { [$0.x, $0.y] }
         xy.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -206,18 +206,18 @@ final class OpenCVMat: @unchecked Sendable {
         aocv_fill_rect(handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), value)
     }
 
-    func drawCircle(at point: PixelPoint, radius: Double, color: RGB, filled: Bool) {
+    package func drawCircle(at point: PixelPoint, radius: Double, color: RGB, filled: Bool) {
         aocv_draw_circle(handle, point.x, point.y, radius, color.r, color.g, color.b, filled ? -1 : 1)
     }
 
     /// Draws an ASCII label on a background of `color` with its top-left corner at `point`; `…` is
     /// written `...`, other characters `?` (OpenCV's Hershey fonts are ASCII-only).
-    func drawLabel(_ text: String, at point: PixelPoint, scale: Double, color: RGB) {
+    package func drawLabel(_ text: String, at point: PixelPoint, scale: Double, color: RGB) {
         aocv_draw_label(handle, Self.ascii(text), point.x, point.y, scale, color.r, color.g, color.b)
     }
 
     /// The size of the label ``drawLabel(_:at:scale:color:)`` draws.
-    static func labelSize(_ text: String, scale: Double) -> (width: Double, height: Double) {
+    package static func labelSize(_ text: String, scale: Double) -> (width: Double, height: Double) {
         var width = 0.0, height = 0.0
         aocv_label_size(ascii(text), scale, &width, &height)
         return (width, height)

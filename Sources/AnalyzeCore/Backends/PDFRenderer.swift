@@ -22,7 +22,7 @@ public enum PDFRenderer {
     /// Whether `bytes` are a PDF: its `%PDF-` header at the start, or in the first 1024 bytes (where
     /// readers look for it, after junk some generators write) of a file that does not begin as an image
     /// (a JPEG whose metadata happens to quote "%PDF-" stays a JPEG).
-    static func isPDF(_ bytes: [UInt8]) -> Bool {
+    package static func isPDF(_ bytes: [UInt8]) -> Bool {
         let marker: [UInt8] = Array("%PDF-".utf8)
         if bytes.starts(with: marker) { return true }
         let head = bytes.prefix(1024)

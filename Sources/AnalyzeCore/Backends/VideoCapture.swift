@@ -116,14 +116,14 @@ final class VideoCapture: @unchecked Sendable {
 
 /// Writes frames into a video file (`cv::VideoWriter` through FFmpeg). Finished in ``finish()``
 /// (or `deinit`).
-final class VideoWriter {
+package final class VideoWriter {
     private let library: VideoLibrary
     private var handle: OpaquePointer?
     let width: Int
     let height: Int
 
     /// Starts `path`; `codec` is a four-character code that suits the extension (`mp4v` for .mp4).
-    init(path: String, codec: String, fps: Double, width: Int, height: Int) throws(AnalysisError) {
+    package init(path: String, codec: String, fps: Double, width: Int, height: Int) throws(AnalysisError) {
         let library = try VideoLibrary.get()
         var status = aocv_status()
         guard let handle = library.writerOpen(path, codec, fps, Int32(width), Int32(height), &status) else {
@@ -138,7 +138,7 @@ final class VideoWriter {
     deinit { library.writerClose(handle) }
 
     /// Appends a frame (scaled to the video's size when it differs).
-    func write(_ frame: OpenCVMat) throws(AnalysisError) {
+    package func write(_ frame: OpenCVMat) throws(AnalysisError) {
         guard let handle else { throw AnalysisError(.outputFailed, "the video is already finished") }
         var status = aocv_status()
         guard library.writerWrite(handle, frame.handle, &status) != 0 else {
@@ -147,7 +147,7 @@ final class VideoWriter {
     }
 
     /// Finishes the file.
-    func finish() {
+    package func finish() {
         library.writerClose(handle)
         handle = nil
     }

@@ -8,7 +8,7 @@ import Foundation
 /// ones (``SharedRequests``), each performed with the engines of the worker that performs it.
 /// Engines keep no state between images, so an image's observations do not depend on which worker
 /// performed which request: the JSON is the same at every `--jobs`.
-final class IdleWorkers: @unchecked Sendable {
+package final class IdleWorkers: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var tasks: [@Sendable (WorkerEngines) -> Void] = []
@@ -17,7 +17,7 @@ final class IdleWorkers: @unchecked Sendable {
 
     /// `imageWorkers`: how many workers take images; each calls ``serve(engines:tookImages:)`` with
     /// `tookImages` true once no image is left for it.
-    init(imageWorkers: Int) {
+    package init(imageWorkers: Int) {
         takingImages = imageWorkers
     }
 
@@ -38,7 +38,7 @@ final class IdleWorkers: @unchecked Sendable {
 
     /// Runs posted tasks with `engines` until no worker takes images any more. `tookImages`: the
     /// caller is one of the image workers, which has found no image left.
-    func serve(engines: WorkerEngines, tookImages: Bool) {
+    package func serve(engines: WorkerEngines, tookImages: Bool) {
         condition.lock()
         if tookImages {
             takingImages -= 1

@@ -41,7 +41,7 @@ public struct ImageRequestHandler: Sendable {
         try perform(requests, engines: engines, bytes: alreadyRead, idleWorkers: nil)
     }
 
-    func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
+    package func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
             var file: [UInt8]
@@ -144,7 +144,7 @@ public struct ImageRequestHandler: Sendable {
     /// The requests run costliest first (``SharedRequests``). When `idleWorkers` has workers waiting
     /// (at the start or as a request is taken), they perform some of them at the same time, each with
     /// its own engines; the results are stored in the requests' order all the same.
-    static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
+    package static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
                         timings: inout StageTimings, idleWorkers: IdleWorkers? = nil) {
         let list = requests.requests
         let shared = SharedRequests(list, on: image)

@@ -105,7 +105,7 @@ public final class SequenceRequestHandler {
     /// Analyses one frame: the still requests when it is a key frame, then tracking.
     /// `precomputed`: the still requests' results for this frame, already performed (in parallel
     /// with other frames' when nothing is tracked, where every frame is a key frame).
-    func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, precomputed: ImageAnalysis? = nil,
+    package func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, precomputed: ImageAnalysis? = nil,
                  timings: inout StageTimings) -> FrameAnalysis {
         // A cut to another shot ends every track: the object on the next shot is another one.
         let cut = tracking != nil && timings.measure("track") { isCut(frame) }
@@ -328,7 +328,7 @@ public final class SequenceRequestHandler {
 
     /// Trackers to run at once on a frame (`BatchRunner` sets it to the workers a lone sequence
     /// would leave idle); each tracker is its own object, so they run in parallel safely.
-    var parallelTrackers = 1
+    package var parallelTrackers = 1
 
     /// Each track's tracker updated on `frame`, in order (in parallel when allowed and worth it).
     private func updates(of following: [LiveTrack], in frame: UprightImage) throws(AnalysisError) -> [(box: BoundingBox, similarity: Double)?] {

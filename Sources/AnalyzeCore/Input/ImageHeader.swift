@@ -7,11 +7,11 @@ import Glibc
 /// Knows PNG, JPEG, GIF, BMP (Windows and OS/2), WebP, TIFF (classic and BigTIFF), Netpbm (PBM, PGM,
 /// PPM, PAM), JPEG 2000 (JP2 and codestream) and Sun raster; returns nil for anything else, which is then
 /// not decoded.
-struct ImageHeader: Equatable {
+package struct ImageHeader: Equatable {
     let width: Int
     let height: Int
 
-    var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? Int.max : width * height }
+    package var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? Int.max : width * height }
 
     init(width: Int, height: Int) {
         self.width = width
@@ -213,7 +213,7 @@ struct ImageHeader: Equatable {
     /// The header of the file at `path` from its first `headBytes` bytes, and for a TIFF whose first
     /// directory lies past them (written after the image data, as many scanners and fax tools do),
     /// from that directory read where it is. nil when the file cannot be read or its format is unknown.
-    static func reading(_ path: String, headBytes: Int = 65_536) -> ImageHeader? {
+    package static func reading(_ path: String, headBytes: Int = 65_536) -> ImageHeader? {
         guard let head = RegularFile.head(path, count: headBytes) else { return nil }
         if let header = ImageHeader(parsing: head) { return header }
         guard let kind = TIFFKind(head) else { return nil }

@@ -104,7 +104,7 @@ public struct ImageSource: Sendable, Hashable {
 
     /// Reads the whole file once (regular files only, at most `maximumBytes`); every later stage
     /// works on these bytes.
-    func readBytes(maximumBytes: Int = RegularFile.defaultMaximumBytes) throws(AnalysisError) -> [UInt8] {
+    package func readBytes(maximumBytes: Int = RegularFile.defaultMaximumBytes) throws(AnalysisError) -> [UInt8] {
         try RegularFile.read(path, maximumBytes: maximumBytes)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// pixels, and the shared copies (grayscale, halvings, colour test) are made under a lock.
 public final class UprightImage: @unchecked Sendable {
     /// The upright pixels, 8-bit: one channel for gray sources, BGR otherwise.
-    let pixels: OpenCVMat
+    package let pixels: OpenCVMat
     /// Guards the cached copies below (recursive: a halving of the grayscale asks for the grayscale).
     private let lock = NSRecursiveLock()
     private var cachedGray: OpenCVMat?
@@ -150,7 +150,7 @@ public final class UprightImage: @unchecked Sendable {
 
     /// BGR pixels to draw colours on: the image's own when it is colour and `reusingPixels` (its
     /// last use), else a new BGR copy.
-    func canvas(reusingPixels: Bool) throws(AnalysisError) -> OpenCVMat {
+    package func canvas(reusingPixels: Bool) throws(AnalysisError) -> OpenCVMat {
         if pixels.channels == 3 && reusingPixels {
             lock.lock()
             defer { lock.unlock() }

@@ -24,3 +24,8 @@ public struct ClassificationObservation: Sendable, Hashable, Codable {
         return summary
     }
 }
+
+extension ImageClassification {
+    /// Labels under this confidence are left out of the caption and the report's cards.
+    package static let minimumShownConfidence = 0.05
+}

@@ -9,7 +9,7 @@ public struct InputFingerprint: Sendable, Hashable, Codable {
     }
 
     /// An identity computed elsewhere (a file hashed in chunks, a folder of frames).
-    init(bytes: Int, sha256: String) {
+    package init(bytes: Int, sha256: String) {
         self.bytes = bytes
         self.sha256 = sha256
     }
@@ -47,6 +47,11 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     public struct RequestError: Sendable, Hashable, Codable {
         public let code: String
         public let message: String
+
+        package init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
     }
 
     /// Each request's result, in the order the requests were performed.
@@ -132,8 +137,8 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
         }
     }
 
-    static let fileKey = AnalysisCodingKey("file")
-    static let pageKey = AnalysisCodingKey("page")
-    static let pagesKey = AnalysisCodingKey("pages")
-    static let errorsKey = AnalysisCodingKey("errors")
+    package static let fileKey = AnalysisCodingKey("file")
+    package static let pageKey = AnalysisCodingKey("page")
+    package static let pagesKey = AnalysisCodingKey("pages")
+    package static let errorsKey = AnalysisCodingKey("errors")
 }

@@ -18,14 +18,14 @@ public struct FrameSampling: Sendable, Hashable, Codable {
 }
 
 /// Applies a ``FrameSampling`` to the frames of one sequence as they are read.
-struct FrameSelector {
+package struct FrameSelector {
     let sampling: FrameSampling
     private var start: Double?
     private var nextTime: Double?
     private var lastTime: Double?
     private(set) var analysed = 0
 
-    init(_ sampling: FrameSampling) { self.sampling = sampling }
+    package init(_ sampling: FrameSampling) { self.sampling = sampling }
 
     enum Decision { case analyse, skip, stop }
 

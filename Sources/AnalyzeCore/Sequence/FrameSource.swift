@@ -1,18 +1,18 @@
 import Foundation
 
 /// One frame read from a sequence, upright, with its place in the sequence.
-struct SourceFrame {
+package struct SourceFrame {
     /// Index in the source, from 0.
-    let index: Int
+    package let index: Int
     /// Seconds from the start; nil when the source has no times.
-    let time: Double?
-    let image: UprightImage
+    package let time: Double?
+    package let image: UprightImage
 }
 
 /// Where the frames of a sequence come from: a video file, a folder of images, a live stream.
 /// Read by one worker thread, in order; frames not selected by the ``FrameSelector`` are skipped
 /// as cheaply as the source allows.
-protocol FrameSource: AnyObject {
+package protocol FrameSource: AnyObject {
     var kind: SequenceAnalysis.SequenceKind { get }
     var declaredFPS: Double? { get }
     var declaredFrames: Int? { get }
@@ -32,13 +32,13 @@ protocol FrameSource: AnyObject {
 }
 
 /// The frames of a video file, decoded by FFmpeg one after the other.
-final class VideoFrameSource: FrameSource {
-    let kind = SequenceAnalysis.SequenceKind.video
+package final class VideoFrameSource: FrameSource {
+    package let kind = SequenceAnalysis.SequenceKind.video
     private let capture: VideoCapture
     private let path: String
-    private(set) var framesRead = 0
-    let framesDropped = 0
-    private(set) var readError: String?
+    package private(set) var framesRead = 0
+    package let framesDropped = 0
+    package private(set) var readError: String?
     private var warnings: [String] = []
     private var ffmpegLines = 0
     /// The latest presentation time FFmpeg reported.
@@ -48,10 +48,10 @@ final class VideoFrameSource: FrameSource {
     private var frameSize: (width: Int, height: Int)?
     private var refusedNoted = 0
 
-    var declaredFPS: Double? { capture.declaredFPS }
-    var declaredFrames: Int? { capture.declaredFrameCount }
+    package var declaredFPS: Double? { capture.declaredFPS }
+    package var declaredFrames: Int? { capture.declaredFrameCount }
 
-    init(path: String, maximumPixels: Int) throws(AnalysisError) {
+    package init(path: String, maximumPixels: Int) throws(AnalysisError) {
         // A directory, a FIFO or a device is not read as a video file.
         try RegularFile.validate(path)
         if RegularFile.head(path, count: 1)?.isEmpty == true { throw AnalysisError(.emptyFile, "the file is empty") }
@@ -64,7 +64,7 @@ final class VideoFrameSource: FrameSource {
         }
     }
 
-    func next(_ selector: inout FrameSelector) -> SourceFrame? {
+    package func next(_ selector: inout FrameSelector) -> SourceFrame? {
         while !selector.isFinished {
             guard let time = grab() else {
                 collectLog()
@@ -141,39 +141,39 @@ final class VideoFrameSource: FrameSource {
         if warnings.count < 20 && !warnings.contains(warning) { warnings.append(warning) }
     }
 
-    func takeWarnings() -> [String] {
+    package func takeWarnings() -> [String] {
         collectLog()
         defer { warnings = [] }
         return warnings
     }
 
-    func close() {}
+    package func close() {}
 }
 
 /// A folder of images read as the frames of one sequence (`--sequence DIR`), in natural name
 /// order (`frame2` before `frame10`). Each frame is decoded and oriented as a still image is; a
 /// frame that cannot be read is noted and skipped.
-final class FolderFrameSource: FrameSource {
-    let kind = SequenceAnalysis.SequenceKind.frames
-    let declaredFPS: Double? = nil
-    let framesDropped = 0
-    let readError: String? = nil
+package final class FolderFrameSource: FrameSource {
+    package let kind = SequenceAnalysis.SequenceKind.frames
+    package let declaredFPS: Double? = nil
+    package let framesDropped = 0
+    package let readError: String? = nil
     private let paths: [String]
     private let maximumPixels: Int
     private let maximumBytes: Int
-    private(set) var framesRead = 0
+    package private(set) var framesRead = 0
     private var warnings: [String] = []
 
-    var declaredFrames: Int? { paths.count }
+    package var declaredFrames: Int? { paths.count }
 
-    init(folder: String, maximumPixels: Int, maximumBytes: Int) throws(AnalysisError) {
+    package init(folder: String, maximumPixels: Int, maximumBytes: Int) throws(AnalysisError) {
         paths = try Self.framePaths(in: folder)
         self.maximumPixels = maximumPixels
         self.maximumBytes = maximumBytes
     }
 
     /// The images of `folder` (not its subfolders, no hidden files), in natural name order.
-    static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
+    package static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
         guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
         let paths = FilePathBytes.entries(of: folder)
             .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
@@ -209,7 +209,7 @@ final class FolderFrameSource: FrameSource {
         return a < b
     }
 
-    func next(_ selector: inout FrameSelector) -> SourceFrame? {
+    package func next(_ selector: inout FrameSelector) -> SourceFrame? {
         while framesRead < paths.count && !selector.isFinished {
             let index = framesRead
             framesRead += 1
@@ -232,10 +232,10 @@ final class FolderFrameSource: FrameSource {
         return nil
     }
 
-    func takeWarnings() -> [String] {
+    package func takeWarnings() -> [String] {
         defer { warnings = [] }
         return warnings
     }
 
-    func close() {}
+    package func close() {}
 }

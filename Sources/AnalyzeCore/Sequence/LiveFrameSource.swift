@@ -6,10 +6,10 @@ import Foundation
 /// Frame times are seconds since analysis began. Ends when the stream ends (not a failure), stalls
 /// past the read timeout, at `--duration`, or when ``close()`` is called (Ctrl-C); a blocked open or
 /// read is cut short by the last two.
-final class LiveFrameSource: FrameSource, @unchecked Sendable {
-    let kind = SequenceAnalysis.SequenceKind.stream
-    let declaredFPS: Double?
-    let declaredFrames: Int? = nil
+package final class LiveFrameSource: FrameSource, @unchecked Sendable {
+    package let kind = SequenceAnalysis.SequenceKind.stream
+    package let declaredFPS: Double?
+    package let declaredFrames: Int? = nil
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var waiting: (index: Int, time: Double, pixels: OpenCVMat)?
@@ -25,9 +25,9 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     /// fail a read: reading goes on until no frame has come for this long.
     private let patience: Double = 5
 
-    var framesRead: Int { condition.withLock { read } }
-    var framesDropped: Int { condition.withLock { dropped } }
-    var readError: String? { condition.withLock { failure } }
+    package var framesRead: Int { condition.withLock { read } }
+    package var framesDropped: Int { condition.withLock { dropped } }
+    package var readError: String? { condition.withLock { failure } }
 
     /// Ctrl-C: checked while waiting for a frame, so a quiet stream stops at once too.
     private let cancellation: CancellationFlag?
@@ -36,7 +36,7 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private let stopRequested = CancellationFlag()
 
     /// Opens `url` (at most 15 s; Ctrl-C and `duration`, counted from now, cut the wait short).
-    init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
+    package init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
          cancellation: CancellationFlag? = nil) throws(AnalysisError) {
         self.cancellation = cancellation
         start = DispatchTime.now().uptimeNanoseconds
@@ -109,7 +109,7 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         }
     }
 
-    func next(_ selector: inout FrameSelector) -> SourceFrame? {
+    package func next(_ selector: inout FrameSelector) -> SourceFrame? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -148,14 +148,14 @@ final class LiveFrameSource: FrameSource, @unchecked Sendable {
         stopRequested.cancel()
     }
 
-    func takeWarnings() -> [String] {
+    package func takeWarnings() -> [String] {
         condition.withLock {
             defer { warnings = [] }
             return warnings
         }
     }
 
-    func close() {
+    package func close() {
         stopRequested.cancel()
         condition.withLock {
             stopped = true

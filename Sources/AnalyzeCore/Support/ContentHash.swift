@@ -15,7 +15,7 @@ public enum ContentHash {
     }
 
     /// The SHA-256 of a file, read in 1 MiB chunks (model files are tens of MB).
-    static func sha256Hex(ofFile path: String) throws(AnalysisError) -> String {
+    package static func sha256Hex(ofFile path: String) throws(AnalysisError) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw AnalysisError(.unreadable, "cannot open the file", file: path)
         }

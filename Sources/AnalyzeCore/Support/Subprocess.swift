@@ -9,7 +9,7 @@ import Foundation
 /// `poll` loop; it is killed after `timeout` seconds of wall time or when it writes more than
 /// `maximumOutput` bytes, and its address space and CPU time are capped by `prlimit` (util-linux).
 /// Programs are named by absolute path and run with a minimal environment.
-struct Subprocess {
+package struct Subprocess {
     /// The program, an absolute path.
     let executable: String
     let arguments: [String]
@@ -22,20 +22,28 @@ struct Subprocess {
 
     static let prlimit = "/usr/bin/prlimit"
 
-    struct Outcome {
+    package init(executable: String, arguments: [String], timeout: Double = 120, memoryLimit: Int = 2 << 30, maximumOutput: Int = 64 << 20) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeout = timeout
+        self.memoryLimit = memoryLimit
+        self.maximumOutput = maximumOutput
+    }
+
+    package struct Outcome {
         /// Its exit status; nil when it was killed (by us or a signal).
-        let status: Int32?
+        package let status: Int32?
         let output: [UInt8]
         /// Its stderr, at most 64 KiB of it.
-        let errors: String
-        let timedOut: Bool
+        package let errors: String
+        package let timedOut: Bool
         let outputOverflowed: Bool
         /// The seconds it was given.
         var timeout: Double = 0
     }
 
     /// Runs it with `input` on its stdin; throws only when it cannot be started.
-    func run(input: [UInt8]) throws(AnalysisError) -> Outcome {
+    package func run(input: [UInt8]) throws(AnalysisError) -> Outcome {
         try run(input: input, file: nil)
     }
 

@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// Videos, folders of frames and live streams: which frames are analysed, and tracking.

@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// `--faces`, the detector and its model, landmarks.

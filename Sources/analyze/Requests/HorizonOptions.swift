@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// `--horizon` and how sure a horizon must be.

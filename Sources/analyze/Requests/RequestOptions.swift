@@ -1,4 +1,6 @@
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// The command-line face of one kind of request: its flag and its parameters.

@@ -1,5 +1,7 @@
 import Foundation
+import AnalyzeBatch
 import AnalyzeCore
+import AnalyzeOutput
 import ArgumentParser
 
 /// `--text`, languages, character boxes, confidence.
