@@ -24,16 +24,12 @@ struct ModelsCommand: ParsableCommand {
                 }
             }
         }
-        // Models a request uses when present (it runs without them, slower).
-        let optional: [(use: String, model: ModelIdentity, without: String)] =
-            [("text (--text-gate auto)", TextRequest.ppocrDetector.identity, "every large image is read whole")]
-            + TextReaderModels.ppocrV4.identities.map { ("text (--text-gate auto)", $0, "Tesseract reads photos, signs and receipts too") }
-            + NetworkModel.yolov4Tiny.files.map { ("objects, MIT-licensed alternative (--model yolov4-tiny.weights)", $0, "--objects has YOLO11n (AGPL-3.0) only") }
-        for (use, model, without) in optional {
-            if let path = try? locator.path(of: model) {
-                print("\(use): \(model.name) present: \(path)")
+        // Models a request uses when present (it runs without them, slower or with less).
+        for optional in RequestRegistry.entries.flatMap(\.optionalModels) {
+            if let path = try? locator.path(of: optional.model) {
+                print("\(optional.use): \(optional.model.name) present: \(path)")
             } else {
-                print("\(use): \(model.name) missing, optional (sha256 \(model.sha256)): \(without)")
+                print("\(optional.use): \(optional.model.name) missing, optional (sha256 \(optional.model.sha256)): \(optional.without)")
             }
         }
         print("searched, in order:")

@@ -171,10 +171,16 @@ struct OutputNameTests {
         #expect(Set(names.map { $0.lowercased() }).count == paths.count, "\(names)")
         #expect(!names.contains { ["summary", "index"].contains($0.lowercased()) || $0.lowercased().hasPrefix("summary.shard-") })
         // With --rectify, card's first crop is card.rect-1.png: the input named so must not take it.
-        let layout = OutputLayout(rectify: true)
+        let layout = OutputLayout(sideOutputs: ["rectify": true])
+        let rectangle = RectangleObservation(topLeft: PixelPoint(x: 1, y: 1), topRight: PixelPoint(x: 9, y: 1), bottomRight: PixelPoint(x: 9, y: 9),
+                                             bottomLeft: PixelPoint(x: 1, y: 9), confidence: 1)
         var files = Set<String>()
         for (path, name) in zip(paths, names) {
-            for file in layout.files(rectangles: 2) { #expect(files.insert(layout.name(of: file, for: name, input: path).lowercased()).inserted) }
+            var analysis = ImageAnalysis(file: path, orientation: 1, width: 10, height: 10)
+            analysis.set([rectangle, rectangle], for: .rectangles)
+            let all = layout.files(for: analysis, input: path, sideOutputs: RequestRegistry.sideOutputs)
+            #expect(all.count == 5)
+            for file in all { #expect(files.insert(layout.name(of: file, for: name, input: path).lowercased()).inserted) }
         }
         // Plain names stay plain.
         #expect(InputCollector.name(["p/cat.jpg", "q/dog.png"]).map(\.outputName) == ["cat", "dog"])

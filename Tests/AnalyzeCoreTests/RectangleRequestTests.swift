@@ -58,7 +58,7 @@ struct RectangleRequestTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = [ImageSource(path: Fixture.path("rects/\(file)"), outputName: "doc")]
         let outcomes = try BatchRunner(sources: sources, requests: RequestSet([RectangleRequest(maximumObservations: 1)]),
-                                       output: OutputOptions(directory: out, rectify: true), jobs: 1).run()
+                                       output: OutputOptions(directory: out, sideOutputs: ["rectify"]), jobs: 1).run()
         let rect = try #require(outcomes.first?.analysis?.rectangles?.first)
         let png = try [UInt8](Data(contentsOf: out.appendingPathComponent("doc.rect-1.png")))
         let size = rect.rectifiedSize

@@ -733,8 +733,9 @@ struct SequenceTests {
     @Test func countsReadTheSameOnEveryLine() {
         #expect(CountWording.phrase(kind: "faces", count: 1) == "1 face" && CountWording.phrase(kind: "barcodes", count: 2) == "2 barcodes")
         #expect(CountWording.phrase(kind: "classification", count: 80) == "80 labels")
-        #expect(CountWording.phrase(kind: "text", count: 15, words: 49) == "15 text lines (49 words)")
+        #expect(CountWording.phrase(kind: "text", count: 15, extra: ["words": 49]) == "15 text lines (49 words)")
         #expect(CountWording.totals(["faces": 1, "classification": 135]) == "found 135 labels, 1 face")
+        #expect(CountWording.totals(["text": 6, "words": 22, "barcodes": 2, "tracks": 3]) == "found 2 barcodes, 6 text lines (22 words), 3 tracks")
         let sources = [ImageSource(path: "a.jpg", outputName: "a"), ImageSource(path: "b.jpg", outputName: "b"),
                        ImageSource(path: "c.mp4", outputName: "c", kind: .video)]
         #expect(CountWording.inputs(sources) == "2 images and 1 video" && CountWording.inputs([]) == "0 images")

@@ -59,26 +59,44 @@ public struct BatchRunner: Sendable {
     public var optionsHash: String {
         struct Shape: Encodable {
             let requests: RequestSet
-            let png, svg, rectify: Bool
+            let png, svg: Bool
             /// Only when not the defaults, so hashes recorded before these options existed still match.
             let annotatedFormat: String?
             let annotatedMaximumSide: Int?
-            let hocr: Bool?
-            let level: Bool?
             let coordinates: String?
             /// Only when set, so image-only hashes stay what they were.
             let sampling: FrameSampling?
             let tracking: TrackRequest?
             /// Only when not the default 300.
             let pdfResolution: Int?
+            /// Each side output under its name: when asked for, or always if ``SideOutput/hashedWhenOff``.
+            let sideOutputs: [String: Bool]
+
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: AnalysisCodingKey.self)
+                try c.encode(requests, forKey: AnalysisCodingKey("requests"))
+                try c.encode(png, forKey: AnalysisCodingKey("png"))
+                try c.encode(svg, forKey: AnalysisCodingKey("svg"))
+                try c.encodeIfPresent(annotatedFormat, forKey: AnalysisCodingKey("annotatedFormat"))
+                try c.encodeIfPresent(annotatedMaximumSide, forKey: AnalysisCodingKey("annotatedMaximumSide"))
+                try c.encodeIfPresent(coordinates, forKey: AnalysisCodingKey("coordinates"))
+                try c.encodeIfPresent(sampling, forKey: AnalysisCodingKey("sampling"))
+                try c.encodeIfPresent(tracking, forKey: AnalysisCodingKey("tracking"))
+                try c.encodeIfPresent(pdfResolution, forKey: AnalysisCodingKey("pdfResolution"))
+                for (name, asked) in sideOutputs { try c.encode(asked, forKey: AnalysisCodingKey(name)) }
+            }
         }
         let layout = output?.layout
-        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false, rectify: output?.rectify ?? false,
+        var sideOutputs: [String: Bool] = [:]
+        for side in RequestRegistry.sideOutputs where side.hashedWhenOff || layout?.asks(for: side.name) == true {
+            sideOutputs[side.name] = layout?.asks(for: side.name) == true
+        }
+        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false,
                           annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
-                          annotatedMaximumSide: layout?.annotatedMaximumSide, hocr: layout?.hocr == true ? true : nil, level: layout?.level == true ? true : nil,
+                          annotatedMaximumSide: layout?.annotatedMaximumSide,
                           coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue },
                           sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking,
-                          pdfResolution: pdfResolution == PDFRenderer.defaultResolution ? nil : pdfResolution)
+                          pdfResolution: pdfResolution == PDFRenderer.defaultResolution ? nil : pdfResolution, sideOutputs: sideOutputs)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
@@ -200,8 +218,8 @@ public struct BatchRunner: Sendable {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
               let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
               previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
-        let expected = output.layout.files(rectangles: previous.rectangles?.count ?? 0, hasText: previous.text != nil,
-                                           hasHorizon: previous.horizon != nil).map { output.url(of: $0, for: source).path }
+        let expected = output.layout.files(for: previous, input: source.path, sideOutputs: RequestRegistry.sideOutputs)
+            .map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
     }
 
@@ -211,34 +229,23 @@ public struct BatchRunner: Sendable {
     func write(_ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
                timings: inout StageTimings) throws(AnalysisError) {
         var files: [(URL, [UInt8])] = []
-        let rectangles = analysis.rectangles ?? []
-        for file in output.layout.files(rectangles: rectangles.count, hasText: analysis.text != nil, hasHorizon: analysis.horizon != nil) {
+        let sideOutputs = RequestRegistry.sideOutputs
+        for file in output.layout.files(for: analysis, input: source.path, sideOutputs: sideOutputs) {
             let bytes: [UInt8]
             switch file {
             case .overlay:
                 let href = Self.relativePath(from: output.directory, to: URL(fileURLWithPath: source.path))
                 bytes = timings.measure("render.svg") { Array(SVGRenderer.svg(for: analysis, imageHref: href).utf8) }
-            case .rectified(let n):
-                let rect = rectangles[n - 1], size = rect.rectifiedSize
-                bytes = try timings.measure("render.rectify") { () throws(AnalysisError) in
-                    try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
+            case .side(let name, let index, _):
+                guard let side = sideOutputs.first(where: { $0.name == name }) else { continue }
+                bytes = try timings.measure(side.stage) { () throws(AnalysisError) in
+                    try side.render(index, of: analysis, image: image, input: source.path, layout: output.layout)
                 }
             case .annotated:
                 let format = output.layout.annotatedFormat(forInput: source.path)
                 bytes = try timings.measure("render.\(format.rawValue)") { () throws(AnalysisError) in
                     try AnnotatedImageRenderer.encode(image, analysis: analysis, format: format, maximumSide: output.layout.annotatedMaximumSide,
                                                       drawingOnTheImage: true)
-                }
-            case .hocr:
-                bytes = timings.measure("render.hocr") { Array(HOCRRenderer.hocr(for: analysis).utf8) }
-            case .levelled:
-                let angle = analysis.horizon?.angle ?? 0
-                let format = output.layout.annotatedFormat(forInput: source.path)
-                bytes = try timings.measure("render.level") { () throws(AnalysisError) in
-                    // Turned clockwise by the horizon's angle (OpenCV turns counter-clockwise for
-                    // positive degrees) and zoomed to fill the frame, as a straighten tool does.
-                    let levelled = try image.pixels.straightened(byDegrees: -angle)
-                    return format == .jpeg ? try levelled.jpegData(quality: 90) : try levelled.pngData()
                 }
             case .video, .contactSheet:
                 continue  // a sequence's (SequenceOutputWriter)

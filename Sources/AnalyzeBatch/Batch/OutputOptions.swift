@@ -9,15 +9,17 @@ public struct OutputOptions: Sendable, Hashable {
     /// Which outputs exist and how they are named.
     public var layout: OutputLayout
 
-    public init(directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true, rectify: Bool = false) {
+    /// `sideOutputs`: the names of the side outputs asked for (`rectify`, `hocr`, `level`; see
+    /// ``RequestRegistry/sideOutputs``); every other registered one is recorded as not asked.
+    public init(directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true, sideOutputs: Set<String> = []) {
         self.directory = directory
-        layout = OutputLayout(png: writePNG, svg: writeSVG, json: writeJSON, rectify: rectify)
+        layout = OutputLayout(png: writePNG, svg: writeSVG, json: writeJSON,
+                              sideOutputs: Dictionary(RequestRegistry.sideOutputs.map { ($0.name, sideOutputs.contains($0.name)) }) { a, _ in a })
     }
 
     public var writePNG: Bool { layout.png }
     public var writeSVG: Bool { layout.svg }
     public var writeJSON: Bool { layout.json }
-    public var rectify: Bool { layout.rectify }
 
     /// Where `file` of `source` goes.
     public func url(of file: OutputLayout.File, for source: ImageSource) -> URL {

@@ -33,6 +33,9 @@ public enum RequestRegistry {
 
     /// Every accepted name, for error messages.
     public static var kindNames: String { kinds.map(\.rawValue).joined(separator: ", ") }
+
+    /// Every kind's side outputs (``SideOutput``), in the registry's order.
+    public static var sideOutputs: [SideOutput] { entries.flatMap(\.sideOutputs) }
 }
 
 /// What the registry knows of one kind of request: its name, its default request, and how to
@@ -43,6 +46,13 @@ public struct RequestKindEntry: Sendable {
     public let aliases: [String]
     /// The request with default parameters.
     public let makeDefault: @Sendable () -> any ImageRequest
+    /// How its counts read (``ImageRequest/countNoun``, ``ImageRequest/extraCountNouns``).
+    public let countNoun: String
+    public let extraCountNouns: [String: String]
+    /// Models it uses when present (``ImageRequest/optionalModels``).
+    public let optionalModels: [OptionalModel]
+    /// The files its result can add to an image's outputs (``SideOutputProducing``).
+    public let sideOutputs: [SideOutput]
     let decodeRequest: @Sendable (KeyedDecodingContainer<AnalysisCodingKey>) throws -> (any ImageRequest)?
     let decodeResult: @Sendable (KeyedDecodingContainer<AnalysisCodingKey>) throws -> (any RequestResult)?
 
@@ -51,6 +61,10 @@ public struct RequestKindEntry: Sendable {
         kind = R.kind
         aliases = R.kindAliases.map { $0.lowercased() }
         makeDefault = { R() }
+        countNoun = R.countNoun
+        extraCountNouns = R.extraCountNouns
+        optionalModels = R.optionalModels
+        sideOutputs = (R.self as? any SideOutputProducing.Type)?.sideOutputs ?? []
         decodeRequest = { container in try container.decodeIfPresent(R.self, forKey: AnalysisCodingKey(R.kind.rawValue)) }
         decodeResult = { container in try R.Result.decode(from: container, as: R.kind) }
     }

@@ -37,7 +37,7 @@ extension ImageOutcome {
         if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
         if s.interrupted == true { text += s.declaredFrames.map { " (interrupted: \($0) declared)" } ?? " (interrupted)" }
         if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
-        let found = outcome.summaries.map { CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, words: $0.summary.extraCounts["words"]) }
+        let found = outcome.summaries.map { CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, extra: $0.summary.extraCounts) }
         if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }
         return text + warnings.prefix(3).map { "; warning: \(MarkupEscaping.label($0, limit: 160))" }.joined()
     }

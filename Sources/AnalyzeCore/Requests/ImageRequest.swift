@@ -16,6 +16,23 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
     /// The request with default parameters: what "every request" and `--require KIND` add.
     init()
 
+    /// A rough rank of what the request costs on a photo (0 cheap … 3 costliest): a worker takes the
+    /// costliest of an image's requests first, so the workers that share the image finish together
+    /// (``IdleWorkers``). Default: 0.
+    static var cost: Int { get }
+
+    /// How a count of this kind reads on the terminal, singular (`face`, `text line`, `label`); the
+    /// plural adds an `s`. Default: the kind's name without its plural `s`.
+    static var countNoun: String { get }
+
+    /// The result's extra counts (``ResultSummary/extraCounts``) that the terminal shows beside the
+    /// main one, with their singular nouns: text's `["words": "word"]` reads `15 text lines (49 words)`.
+    static var extraCountNouns: [String: String] { get }
+
+    /// Models the request uses when they are present and runs without (slower, or with less),
+    /// listed by `analyze models`. Default: none.
+    static var optionalModels: [OptionalModel] { get }
+
     /// The models this request loads, by identity; the worker's engines find the files.
     var models: [ModelIdentity] { get }
 
@@ -31,6 +48,10 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
 
 extension ImageRequest {
     public static var kindAliases: [String] { [] }
+    public static var cost: Int { 0 }
+    public static var countNoun: String { kind.rawValue.hasSuffix("s") ? String(kind.rawValue.dropLast()) : kind.rawValue }
+    public static var extraCountNouns: [String: String] { [:] }
+    public static var optionalModels: [OptionalModel] { [] }
     public var models: [ModelIdentity] { [] }
     public func resolvingOptionalModels(with models: ModelLocator) -> Self { self }
 
@@ -46,5 +67,20 @@ extension ImageRequest {
     func isEqual(to other: any ImageRequest) -> Bool {
         guard let other = other as? Self else { return false }
         return self == other
+    }
+}
+
+/// A model a request uses when it is present: what uses it, and what happens without it.
+public struct OptionalModel: Sendable {
+    /// The use, as `analyze models` lists it: `text (--text-gate auto)`.
+    public let use: String
+    public let model: ModelIdentity
+    /// What the request does without it: `every large image is read whole`.
+    public let without: String
+
+    public init(use: String, model: ModelIdentity, without: String) {
+        self.use = use
+        self.model = model
+        self.without = without
     }
 }

@@ -4,6 +4,13 @@
 public struct ObjectRequest: ImageRequest {
     public static let kind = ObservationKind.objects
     public static let kindAliases = ["object"]
+    /// About 190 ms a photo.
+    public static let cost = 3
+    public static var optionalModels: [OptionalModel] {
+        NetworkModel.yolov4Tiny.files.map {
+            OptionalModel(use: "objects, MIT-licensed alternative (--model yolov4-tiny.weights)", model: $0, without: "--objects has YOLO11n (AGPL-3.0) only")
+        }
+    }
 
     /// The detector network.
     public var model: NetworkModel

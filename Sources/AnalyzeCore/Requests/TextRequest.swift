@@ -3,6 +3,16 @@
 /// (``TextLineReader``) when they are there.
 public struct TextRequest: ImageRequest {
     public static let kind = ObservationKind.text
+    /// With its detector, about 180 ms a photo: the costliest.
+    public static let cost = 3
+    public static let countNoun = "text line"
+    public static let extraCountNouns = ["words": "word"]
+    public static var optionalModels: [OptionalModel] {
+        [OptionalModel(use: "text (--text-gate auto)", model: ppocrDetector.identity, without: "every large image is read whole")]
+            + TextReaderModels.ppocrV4.identities.map {
+                OptionalModel(use: "text (--text-gate auto)", model: $0, without: "Tesseract reads photos, signs and receipts too")
+            }
+    }
 
     /// Tesseract language codes joined with `+`, e.g. `eng` or `eng+deu`.
     public var languages: String

@@ -8,16 +8,14 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     public var png: Bool
     public var svg: Bool
     public var json: Bool
-    /// Perspective-corrected crops of the rectangles.
-    public var rectify: Bool
     /// The annotated image's format (`--annotated-format`).
     public var annotatedFormat: AnnotatedFormat = .auto
     /// The annotated image is scaled down to this longer side (`--annotated-max-side`); nil: full size.
     public var annotatedMaximumSide: Int?
-    /// Recognised text is also written as hOCR, `<name>.hocr` (`--hocr`), for images with text results.
-    public var hocr: Bool = false
-    /// Images with a horizon are also written levelled, `<name>.level.jpg|png` (`--level`).
-    public var level: Bool = false
+    /// Every side output the run knows (``SideOutput``), by name, and whether it is asked for:
+    /// `["rectify": true, "hocr": false, "level": false]`. The batch layer fills it from the kinds'
+    /// registry; a name absent here is not written.
+    public var sideOutputs: [String: Bool] = [:]
     /// The JSON's coordinates (`--normalized`): pixels of the upright image, origin top-left (the
     /// default), or Vision's normalized coordinates (0–1, origin bottom-left).
     public var coordinates: CoordinateSpace = .pixels
@@ -42,30 +40,47 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case png, jpeg
     }
 
-    public init(png: Bool = true, svg: Bool = true, json: Bool = true, rectify: Bool = false,
+    public init(png: Bool = true, svg: Bool = true, json: Bool = true, sideOutputs: [String: Bool] = [:],
                 annotatedFormat: AnnotatedFormat = .auto, annotatedMaximumSide: Int? = nil) {
         self.png = png
         self.svg = svg
         self.json = json
-        self.rectify = rectify
+        self.sideOutputs = sideOutputs
         self.annotatedFormat = annotatedFormat
         self.annotatedMaximumSide = annotatedMaximumSide
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case png, svg, json, rectify, annotatedFormat, annotatedMaximumSide, hocr, level, coordinates
+    /// Whether the side output `name` is asked for.
+    public func asks(for name: String) -> Bool { sideOutputs[name] == true }
+
+    /// The fixed keys; every other key of the summary's `outputs` object is a side output's name.
+    private static let fixedKeys: Set<String> = ["png", "svg", "json", "annotatedFormat", "annotatedMaximumSide", "coordinates"]
+
+    /// Each side output is a key of its own (`"rectify": false`), as the summary has always had them.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnalysisCodingKey.self)
+        try c.encode(png, forKey: AnalysisCodingKey("png"))
+        try c.encode(svg, forKey: AnalysisCodingKey("svg"))
+        try c.encode(json, forKey: AnalysisCodingKey("json"))
+        try c.encode(annotatedFormat, forKey: AnalysisCodingKey("annotatedFormat"))
+        try c.encodeIfPresent(annotatedMaximumSide, forKey: AnalysisCodingKey("annotatedMaximumSide"))
+        try c.encode(coordinates, forKey: AnalysisCodingKey("coordinates"))
+        for (name, asked) in sideOutputs where !Self.fixedKeys.contains(name) {
+            try c.encode(asked, forKey: AnalysisCodingKey(name))
+        }
     }
 
     /// Summaries written before `hocr` and `coordinates` existed still read.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(png: try c.decode(Bool.self, forKey: .png), svg: try c.decode(Bool.self, forKey: .svg), json: try c.decode(Bool.self, forKey: .json),
-                  rectify: try c.decode(Bool.self, forKey: .rectify),
-                  annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: .annotatedFormat) ?? .auto,
-                  annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: .annotatedMaximumSide))
-        hocr = try c.decodeIfPresent(Bool.self, forKey: .hocr) ?? false
-        level = try c.decodeIfPresent(Bool.self, forKey: .level) ?? false
-        coordinates = try c.decodeIfPresent(CoordinateSpace.self, forKey: .coordinates) ?? .pixels
+        let c = try decoder.container(keyedBy: AnalysisCodingKey.self)
+        self.init(png: try c.decode(Bool.self, forKey: AnalysisCodingKey("png")), svg: try c.decode(Bool.self, forKey: AnalysisCodingKey("svg")),
+                  json: try c.decode(Bool.self, forKey: AnalysisCodingKey("json")),
+                  annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: AnalysisCodingKey("annotatedFormat")) ?? .auto,
+                  annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: AnalysisCodingKey("annotatedMaximumSide")))
+        coordinates = try c.decodeIfPresent(CoordinateSpace.self, forKey: AnalysisCodingKey("coordinates")) ?? .pixels
+        for key in c.allKeys where !Self.fixedKeys.contains(key.stringValue) {
+            if let asked = try? c.decode(Bool.self, forKey: key) { sideOutputs[key.stringValue] = asked }
+        }
     }
 
     /// Input extensions that are photographs: their annotated copy is a JPEG under `auto`.
@@ -88,13 +103,9 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case overlay
         /// The observations, `<name>.json`.
         case json
-        /// The n-th rectangle (from 1), perspective-corrected, `<name>.rect-<n>.png`.
-        case rectified(Int)
-        /// The recognised text as hOCR, `<name>.hocr`.
-        case hocr
-        /// The image turned so that its horizon is level and zoomed to fill its frame (a
-        /// straighten tool's crop), `<name>.level.jpg` or `.png` (the annotated image's format rule).
-        case levelled
+        /// The `index`-th file (from 0) of a kind's side output (``SideOutput``), `<name>.<suffix>`:
+        /// `card.rect-1.png`, `letter.hocr`, `sea.level.jpg`.
+        case side(output: String, index: Int, suffix: String)
         /// A sequence's annotated video (its analysed frames with their observations and tracks), `<name>.mp4`.
         case video
         /// A sequence's contact sheet: up to 12 annotated key frames, `<name>.contact.png`.
@@ -107,22 +118,23 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case .annotated: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".jpg" : ".png")
         case .overlay: outputName + ".svg"
         case .json: outputName + ".json"
-        case .rectified(let n): outputName + ".rect-\(n).png"
-        case .hocr: outputName + ".hocr"
-        case .levelled: outputName + (annotatedFormat(forInput: input) == .jpeg ? ".level.jpg" : ".level.png")
+        case .side(_, _, let suffix): outputName + "." + suffix
         case .video: outputName + ".mp4"
         case .contactSheet: outputName + ".contact.png"
         }
     }
 
-    /// Every file an image with `rectangles` rectangles (text results when `hasText`, a horizon when `hasHorizon`) gets,
-    /// in the order they are written (the JSON last: it is what `--resume` trusts).
-    public func files(rectangles: Int, hasText: Bool = false, hasHorizon: Bool = false) -> [File] {
+    /// Every file `analysis`, read from `input`, gets, in the order they are written: the overlay, the
+    /// side outputs asked for among `sideOutputs` (rendered before the annotated image is drawn on the
+    /// image's pixels), the annotated image, the JSON last (it is what `--resume` trusts).
+    public func files(for analysis: ImageAnalysis, input: String, sideOutputs known: [SideOutput]) -> [File] {
         var files: [File] = []
         if svg { files.append(.overlay) }
-        if hocr && hasText { files.append(.hocr) }
-        if level && hasHorizon { files.append(.levelled) }
-        if rectify && rectangles > 0 { files += (1 ... rectangles).map { .rectified($0) } }
+        for output in known where asks(for: output.name) {
+            files += output.files(for: analysis, input: input, layout: self).enumerated().map {
+                .side(output: output.name, index: $0.offset, suffix: $0.element)
+            }
+        }
         if png { files.append(.annotated) }
         if json { files.append(.json) }
         return files

@@ -37,11 +37,11 @@ struct OutputOptionGroup: ParsableArguments {
     var rectify = false
 
     var options: OutputOptions {
-        var options = OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, rectify: rectify)
+        // Each flag asks for one kind's side output by its name (RequestRegistry.sideOutputs).
+        let asked = Set([(rectify, "rectify"), (hocr, "hocr"), (level, "level")].filter(\.0).map(\.1))
+        var options = OutputOptions(directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON, sideOutputs: asked)
         options.layout.annotatedFormat = annotatedFormat
         options.layout.annotatedMaximumSide = annotatedMaxSide
-        options.layout.hocr = hocr
-        options.layout.level = level
         options.layout.coordinates = normalized ? .normalized : .pixels
         return options
     }
