@@ -66,16 +66,9 @@ public struct ImageRequestHandler: Sendable {
                     }.get()
                 }
                 warnings += pdfWarnings
-                // A typeset page's own words, when the text request takes them (``PDFText``), instead of OCR.
-                let pageText = requests[TextRequest.self].flatMap { text in
-                    timings.measure("text") {
-                        PDFRenderer.$pageTimeout.withValue(pdfPageTimeout) {
-                            text.pdfPageText(of: document, page: pageNumber, resolution: pdfResolution, width: pixels.width, height: pixels.height,
-                                             warnings: &warnings)
-                        }
-                    }
-                }
-                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up, pageText: pageText), warnings: warnings, engines: engines,
+                // The page goes with its pixels: a request may read more of it (the text request, a typeset page's own words).
+                let page = DocumentPage(document: document, number: pageNumber, resolution: pdfResolution, timeout: pdfPageTimeout)
+                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up, documentPage: page), warnings: warnings, engines: engines,
                                timings: timings, idleWorkers: idleWorkers)
             }
             let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
@@ -111,6 +104,7 @@ public struct ImageRequestHandler: Sendable {
                                      warnings: warnings)
         analysis.page = source.page
         Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
+        analysis.warnings += image.documentPage?.takeWarnings() ?? []
         return Result(analysis: analysis, image: image, timings: timings)
     }
 

@@ -18,16 +18,16 @@ public final class UprightImage: @unchecked Sendable {
     /// What the decoder warned about (libjpeg's "Corrupt JPEG data…", libpng's chunk warnings),
     /// in the decoder's order: they go into the image's JSON `warnings`, never to stderr.
     public private(set) var decodeWarnings: [String] = []
-    /// A PDF page's text taken from its own text layer (``TextRequest/pdfPageText(of:page:resolution:width:height:warnings:)``):
-    /// the text request returns it instead of reading the pixels.
-    let pageText: RecognizedPage?
+    /// The document page the image was drawn from (a PDF's), for requests that read more than the
+    /// pixels; nil for an image or a frame.
+    let documentPage: DocumentPage?
     public var width: Int { pixels.width }
     public var height: Int { pixels.height }
 
-    init(pixels: OpenCVMat, orientation: ImageOrientation, pageText: RecognizedPage? = nil) {
+    init(pixels: OpenCVMat, orientation: ImageOrientation, documentPage: DocumentPage? = nil) {
         self.pixels = pixels
         self.orientation = orientation
-        self.pageText = pageText
+        self.documentPage = documentPage
     }
 
     /// Decodes encoded bytes (libjpeg/libpng as OpenCV sets them up, else `cv::imdecode`; never

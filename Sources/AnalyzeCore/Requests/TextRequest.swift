@@ -145,8 +145,15 @@ public struct TextRequest: ImageRequest {
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
         // A PDF page whose own text is taken (``pdfPageText(of:page:resolution:width:height:warnings:)``),
         // with the rest of the page read when it has figures.
-        if let pageText = image.pageText {
-            return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
+        if let page = image.documentPage {
+            var warnings: [String] = []
+            let pageText = PDFRenderer.$pageTimeout.withValue(page.timeout) {
+                pdfPageText(of: page.document, page: page.number, resolution: page.resolution, width: image.width, height: image.height, warnings: &warnings)
+            }
+            page.warn(warnings)
+            if let pageText {
+                return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
+            }
         }
         let network = reader.flatMap { Self.networkReads(languages: languages) ? $0 : nil }
         // Tesseract reads the clean pages when it has the languages' data; when it has not (`chi_sim`
