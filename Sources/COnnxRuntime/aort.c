@@ -91,7 +91,10 @@ static char *aort_io_name(OrtSession *session, int output, char *error, size_t c
     return copy;
 }
 
-aort_session *aort_session_create(const char *library_path, const char *model_path, int threads, char *error, size_t capacity) {
+/// A session from the file at `model_path`, or from `bytes` (its contents, possibly extended) when not NULL; its
+/// output is `output_name` when not NULL, else output 0.
+static aort_session *aort_session_open(const char *library_path, const char *model_path, const unsigned char *bytes, size_t length,
+                                       const char *output_name, int threads, char *error, size_t capacity) {
     if (!aort_start(library_path, error, capacity)) return NULL;
     const OrtApi *api = aort_api;
     OrtSessionOptions *options = NULL;
@@ -106,7 +109,9 @@ aort_session *aort_session_create(const char *library_path, const char *model_pa
     if (configured) {
         char prefix[4200];
         snprintf(prefix, sizeof prefix, "ONNX Runtime cannot load %s", model_path);
-        configured = aort_ok(api->CreateSession(aort_env, model_path, options, &session), error, capacity, prefix);
+        OrtStatus *status = bytes ? api->CreateSessionFromArray(aort_env, bytes, length, options, &session)
+                                  : api->CreateSession(aort_env, model_path, options, &session);
+        configured = aort_ok(status, error, capacity, prefix);
     }
     api->ReleaseSessionOptions(options);
     if (!configured) return NULL;
@@ -118,12 +123,87 @@ aort_session *aort_session_create(const char *library_path, const char *model_pa
     }
     result->session = session;
     result->input_name = aort_io_name(session, 0, error, capacity);
-    result->output_name = result->input_name ? aort_io_name(session, 1, error, capacity) : NULL;
+    if (result->input_name) {
+        result->output_name = output_name ? aort_copy(output_name) : aort_io_name(session, 1, error, capacity);
+        if (output_name && result->output_name == NULL) aort_say(error, capacity, "out of memory", NULL);
+    }
     if (result->input_name == NULL || result->output_name == NULL) {
         aort_session_free(result);
         return NULL;
     }
     return result;
+}
+
+aort_session *aort_session_create(const char *library_path, const char *model_path, int threads, char *error, size_t capacity) {
+    return aort_session_open(library_path, model_path, NULL, 0, NULL, threads, error, capacity);
+}
+
+/// Appends `value` as a protobuf varint; returns the bytes written (at most 10).
+static size_t aort_varint(unsigned char *out, size_t value) {
+    size_t n = 0;
+    do {
+        unsigned char byte = value & 0x7F;
+        value >>= 7;
+        out[n++] = byte | (value ? 0x80 : 0);
+    } while (value);
+    return n;
+}
+
+aort_session *aort_session_create_inner_output(const char *library_path, const char *model_path, const char *output_name,
+                                               int threads, char *error, size_t capacity) {
+    size_t name_length = strlen(output_name);
+    if (name_length == 0 || name_length > 1024) {
+        aort_say(error, capacity, "the output name is empty or too long", NULL);
+        return NULL;
+    }
+    FILE *file = fopen(model_path, "rb");
+    if (file == NULL) {
+        aort_say(error, capacity, "cannot open the model", model_path);
+        return NULL;
+    }
+    long size = -1;
+    if (fseek(file, 0, SEEK_END) == 0) size = ftell(file);
+    if (size <= 0 || size > (1L << 31) || fseek(file, 0, SEEK_SET) != 0) {
+        fclose(file);
+        aort_say(error, capacity, "cannot read the model", model_path);
+        return NULL;
+    }
+    // ValueInfoProto {name = 1, type = 2 {tensor_type = 1 {elem_type = 1: FLOAT}}} in GraphProto.output (12), in
+    // ModelProto.graph (7): 0x3A len [0x62 len [0x0A len name, 0x12 04 0A 02 08 01]].
+    unsigned char value[1100], graph[1120], tail[1140];
+    size_t v = 0, g = 0, t = 0;
+    value[v++] = 0x0A;
+    v += aort_varint(value + v, name_length);
+    memcpy(value + v, output_name, name_length);
+    v += name_length;
+    static const unsigned char float_tensor[] = {0x12, 0x04, 0x0A, 0x02, 0x08, 0x01};
+    memcpy(value + v, float_tensor, sizeof float_tensor);
+    v += sizeof float_tensor;
+    graph[g++] = 0x62;
+    g += aort_varint(graph + g, v);
+    memcpy(graph + g, value, v);
+    g += v;
+    tail[t++] = 0x3A;
+    t += aort_varint(tail + t, g);
+    memcpy(tail + t, graph, g);
+    t += g;
+    unsigned char *bytes = malloc((size_t)size + t);
+    if (bytes == NULL) {
+        fclose(file);
+        aort_say(error, capacity, "out of memory", NULL);
+        return NULL;
+    }
+    size_t read = fread(bytes, 1, (size_t)size, file);
+    fclose(file);
+    if (read != (size_t)size) {
+        free(bytes);
+        aort_say(error, capacity, "cannot read the model", model_path);
+        return NULL;
+    }
+    memcpy(bytes + size, tail, t);
+    aort_session *session = aort_session_open(library_path, model_path, bytes, (size_t)size + t, output_name, threads, error, capacity);
+    free(bytes);
+    return session;
 }
 
 int aort_session_run(aort_session *s, const float *input, const int64_t *shape, size_t rank, aort_output *output,

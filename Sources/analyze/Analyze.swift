@@ -17,7 +17,7 @@ struct Analyze: ParsableCommand {
         commandName: "analyze",
         abstract: "Find rectangles, faces, barcodes, text, objects, labels, horizons and tracks in images, PDFs and videos, in batch; write annotated images or video, SVG, JSON and an HTML report.",
         version: AnalyzeVersion.tool,
-        subcommands: [RunCommand.self, ReportCommand.self, ModelsCommand.self, VersionCommand.self, ProbeModelCommand.self],
+        subcommands: [RunCommand.self, ReportCommand.self, SimilarCommand.self, ModelsCommand.self, VersionCommand.self, ProbeModelCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

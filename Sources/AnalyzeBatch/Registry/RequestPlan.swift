@@ -33,7 +33,7 @@ public struct RequestPlan: Sendable {
         var requests = RequestSet()
         var notes: [String] = []
         if explicit.isEmpty, !everyWhenNoneAsked { return (requests, notes) }
-        for entry in RequestRegistry.entries where explicit.isEmpty || explicit.contains(entry.kind) {
+        for entry in RequestRegistry.entries where explicit.isEmpty ? entry.runsWhenNoneAsked : explicit.contains(entry.kind) {
             let request = (configured[entry.kind] ?? entry.makeDefault()).resolvingOptionalModels(with: models)
             do {
                 for model in request.models { _ = try models.path(of: model) }

@@ -15,6 +15,7 @@ public enum RequestRegistry {
         RequestKindEntry(ObjectRequest.self),
         RequestKindEntry(ClassificationRequest.self),
         RequestKindEntry(HorizonRequest.self),
+        RequestKindEntry(FeaturePrintRequest.self),
     ]
 
     /// Every registered kind, in order.
@@ -53,6 +54,8 @@ public struct RequestKindEntry: Sendable {
     public let optionalModels: [OptionalModel]
     /// The files its result can add to an image's outputs (``SideOutputProducing``).
     public let sideOutputs: [SideOutput]
+    /// Whether it is among "every request" (``ImageRequest/runsWhenNoneAsked``).
+    public let runsWhenNoneAsked: Bool
     let decodeRequest: @Sendable (KeyedDecodingContainer<AnalysisCodingKey>) throws -> (any ImageRequest)?
     let decodeResult: @Sendable (KeyedDecodingContainer<AnalysisCodingKey>) throws -> (any RequestResult)?
 
@@ -65,6 +68,7 @@ public struct RequestKindEntry: Sendable {
         extraCountNouns = R.extraCountNouns
         optionalModels = R.optionalModels
         sideOutputs = (R.self as? any SideOutputProducing.Type)?.sideOutputs ?? []
+        runsWhenNoneAsked = R.runsWhenNoneAsked
         decodeRequest = { container in try container.decodeIfPresent(R.self, forKey: AnalysisCodingKey(R.kind.rawValue)) }
         decodeResult = { container in try R.Result.decode(from: container, as: R.kind) }
     }
@@ -101,6 +105,7 @@ extension ImageAnalysis: Decodable {
 }
 
 extension RequestSet {
-    /// Every registered request with default parameters, in the registry's order.
-    public static var all: RequestSet { RequestSet(RequestRegistry.entries.map { $0.makeDefault() }) }
+    /// "Every request": each registered request that runs when none is asked for
+    /// (``ImageRequest/runsWhenNoneAsked``), with default parameters, in the registry's order.
+    public static var all: RequestSet { RequestSet(RequestRegistry.entries.filter(\.runsWhenNoneAsked).map { $0.makeDefault() }) }
 }

@@ -49,7 +49,7 @@ package final class DNNNetwork {
     deinit { if case .openCV(let handle) = engine { aocv_dnn_free(handle) } }
 
     /// How the shim feeds the model: input size, scale, mean, deviation, RGB, resize.
-    private static func parameters(of model: NetworkModel, classes: Int) -> aocv_dnn_params {
+    static func parameters(of model: NetworkModel, classes: Int) -> aocv_dnn_params {
         var params = aocv_dnn_params()
         params.role = model.role == .classifier ? AOCV_DNN_CLASSIFIER : AOCV_DNN_DETECTOR
         params.input_width = Int32(model.inputWidth)

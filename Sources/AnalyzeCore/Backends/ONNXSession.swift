@@ -24,12 +24,15 @@ package final class ONNXSession {
     /// The model's identity, for messages.
     let model: ModelIdentity
 
-    package init(model: ModelIdentity, models: ModelLocator) throws(AnalysisError) {
+    /// The session of `model`; its output is `innerOutput`, a tensor inside the graph
+    /// (`aort_session_create_inner_output`), when given, else the model's first output.
+    package init(model: ModelIdentity, models: ModelLocator, innerOutput: String? = nil) throws(AnalysisError) {
         let library = try models.path(of: ONNXRuntime.library)
         let path = try models.path(of: model)
         var error = [CChar](repeating: 0, count: 1024)
         let created = error.withUnsafeMutableBufferPointer { buffer -> OpaquePointer? in
             guard let base = buffer.baseAddress else { return nil }
+            if let innerOutput { return aort_session_create_inner_output(library, path, innerOutput, 1, base, buffer.count) }
             return aort_session_create(library, path, 1, base, buffer.count)
         }
         guard let created else {

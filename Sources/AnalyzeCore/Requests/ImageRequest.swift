@@ -29,6 +29,10 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
     /// main one, with their singular nouns: text's `["words": "word"]` reads `15 text lines (49 words)`.
     static var extraCountNouns: [String: String] { get }
 
+    /// Whether the request is among "every request", what a run performs when none is asked for.
+    /// Default: true; a feature print is only made when asked for.
+    static var runsWhenNoneAsked: Bool { get }
+
     /// Models the request uses when they are present and runs without (slower, or with less),
     /// listed by `analyze models`. Default: none.
     static var optionalModels: [OptionalModel] { get }
@@ -52,6 +56,7 @@ extension ImageRequest {
     public static var countNoun: String { kind.rawValue.hasSuffix("s") ? String(kind.rawValue.dropLast()) : kind.rawValue }
     public static var extraCountNouns: [String: String] { [:] }
     public static var optionalModels: [OptionalModel] { [] }
+    public static var runsWhenNoneAsked: Bool { true }
     public var models: [ModelIdentity] { [] }
     public func resolvingOptionalModels(with models: ModelLocator) -> Self { self }
 

@@ -39,6 +39,14 @@ typedef struct {
 aort_session *_Nullable aort_session_create(const char *library_path, const char *model_path, int threads,
                                             char *error, size_t capacity);
 
+/// As aort_session_create, with `output_name`, a float tensor inside the graph (EfficientNet-Lite0's pooled
+/// features, `/Reshape_output_0`), made an output of the model as loaded and the one aort_session_run
+/// returns. The file is not changed: its bytes are read and a second graph message listing that output is
+/// appended, which protobuf merges into the first (repeated fields concatenate). A name the graph does not
+/// have fails the load.
+aort_session *_Nullable aort_session_create_inner_output(const char *library_path, const char *model_path, const char *output_name,
+                                                         int threads, char *error, size_t capacity);
+
 /// Runs the session on one float tensor of `rank` dimensions `shape` (row-major `input`), and
 /// returns its first output in `output`. 0 on success; -1 with why in `error`.
 int aort_session_run(aort_session *session, const float *input, const int64_t *shape, size_t rank,

@@ -21,6 +21,7 @@ struct RequestOptionGroups: ParsableArguments {
     @OptionGroup(title: "Objects") var objects: ObjectOptions
     @OptionGroup(title: "Classification") var classification: ClassificationOptions
     @OptionGroup(title: "Horizon") var horizon: HorizonOptions
+    @OptionGroup(title: "Feature print") var featurePrint: FeaturePrintOptions
     // Last: its request replaces the default one of its kind.
     @OptionGroup(title: "Your own model") var customModel: CustomModelOptions
 
