@@ -26,6 +26,25 @@ struct LibraryAPITests {
         #expect(faces.count == 1)
     }
 
+    /// Bytes in memory (an upload) give what the file gives; nothing is read from disk, not even a file
+    /// that happens to have the handler's name.
+    @Test func bytesInMemoryAreAnalysedAsTheFileIs() throws {
+        let bytes = try Data(contentsOf: card)
+        let codes = try ImageRequestHandler(data: bytes, name: "upload-1").perform(BarcodeRequest())
+        #expect(Set(codes.map(\.payload)) == ["https://example.com/redeem?card=603491205578", "603491205578"])
+        // A typeset PDF's first page, its own words; named as a real file, which must not be what poppler reads.
+        let pdf = Data(PDFDocumentTests.pdf([PDFDocumentTests.textPage("BT /F1 24 Tf 72 700 Td (Invoice 2026-11) Tj ET")]))
+        let page = try ImageRequestHandler(data: pdf, name: card.path).perform(TextRequest())
+        #expect(page.lines.map(\.string) == ["Invoice 2026-11"])
+        #expect(throws: AnalysisError.self) { try ImageRequestHandler(data: Data("not an image".utf8)).perform(BarcodeRequest()) }
+        do {
+            _ = try ImageRequestHandler(data: Data(bytes.prefix(200)), name: "cut.jpg").perform(BarcodeRequest())
+            Issue.record("a truncated JPEG was decoded")
+        } catch {
+            #expect(error.file == "cut.jpg", "\(error)")
+        }
+    }
+
     @Test func aMissingFileIsAnAnalysisError() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/analyze/photo.jpg")
         #expect(throws: AnalysisError.self) { try ImageRequestHandler(url: missing).perform(BarcodeRequest()) }

@@ -18,6 +18,13 @@ extension ImageRequestHandler {
         self.init(source: ImageSource(path: url.path, outputName: url.deletingPathExtension().lastPathComponent))
     }
 
+    /// A handler for an encoded image in memory (JPEG, PNG, HEIC, TIFF, WebP, GIF, or a PDF's first page),
+    /// as a server receives an upload: nothing is read from disk, and the bytes are as untrusted as a
+    /// file's. `name` is what errors and ``ImageAnalysis/file`` call it.
+    public init(data: Data, name: String = "(data)") {
+        self.init(bytes: [UInt8](data), name: name)
+    }
+
     /// Performs one request and returns its typed result.
     public func perform<R: ImageRequest>(_ request: R) throws(AnalysisError) -> R.Result {
         let analysis = try analyse([request])

@@ -15,12 +15,25 @@ public struct ImageRequestHandler: Sendable {
     /// Seconds each poppler program may take for a page of a PDF.
     public let pdfPageTimeout: Double
 
+    /// The encoded image, when the handler was made from bytes in memory (``init(data:name:)``) rather than a file.
+    let data: [UInt8]?
+
     public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels, pdfResolution: Int = PDFRenderer.defaultResolution,
                 pdfPageTimeout: Double = PDFRenderer.defaultPageTimeout) {
         self.pdfPageTimeout = pdfPageTimeout
         self.source = source
         self.maximumPixels = maximumPixels
         self.pdfResolution = pdfResolution
+        data = nil
+    }
+
+    /// A handler for an encoded image in memory (``init(data:name:)``).
+    package init(bytes data: [UInt8], name: String, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
+        source = ImageSource(path: name, outputName: "data")
+        self.maximumPixels = maximumPixels
+        pdfResolution = PDFRenderer.defaultResolution
+        pdfPageTimeout = PDFRenderer.defaultPageTimeout
+        self.data = data
     }
 
     /// 200 megapixels: larger than any phone photo, small enough to refuse decompression bombs.
@@ -47,7 +60,12 @@ public struct ImageRequestHandler: Sendable {
             var file: [UInt8]
             switch consume alreadyRead {
             case .some(let read): file = read
-            case .none: file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+            case .none:
+                if let data {
+                    file = data
+                } else {
+                    file = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes() }
+                }
             }
             var warnings: [String] = []
             // A TIFF or PDF of more pages than are analysed says so on its first page.
@@ -57,7 +75,9 @@ public struct ImageRequestHandler: Sendable {
             if PDFRenderer.isPDF(file) {
                 // A PDF's page is drawn upright (its /Rotate applied) by poppler: nothing more to orient. poppler
                 // reads the file itself when it is one, only the parts the page needs.
-                let document = PDFRenderer.Source.preferring(path: source.path, over: file), pageNumber = source.page?.number ?? 1
+                // Bytes in memory go to poppler as bytes: the handler's name is not a path to open.
+                let document = data == nil ? PDFRenderer.Source.preferring(path: source.path, over: file) : .bytes(file)
+                let pageNumber = source.page?.number ?? 1
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
                     try PDFRenderer.$pageTimeout.withValue(pdfPageTimeout) {
                         Swift.Result { () throws(AnalysisError) in
