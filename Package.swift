@@ -40,7 +40,10 @@ let package = Package(
             dependencies: ["COpenCV"],
             // swiftc links it with the Swift runtime (swiftrt.o, libswiftCore.so): fine for development
             // builds; scripts/install and scripts/package link the same object again with g++, without it.
-            linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }
+            linkerSettings: [
+                "opencv_core", "opencv_imgproc", "opencv_videoio", "opencv_video", "opencv_tracking", "avformat",
+                "avcodec", "swscale", "avutil",
+            ].map { .linkedLibrary($0) }
         ),
         // Thin C++ target: dlib's 68-point face landmark predictor behind a plain-C header.
         .target(
@@ -76,7 +79,10 @@ let package = Package(
         // 1. The engine: inputs, decoding, orientation, engines, requests, observations, the handlers.
         .target(
             name: "AnalyzeCore",
-            dependencies: ["COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", "COnnxRuntime", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "COpenCVShim", "CDlibShim", "CZBar", "CTesseract", "CExif", "CHeif", "CZXing", "COnnxRuntime",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // 2. What observations become: annotated images, SVG, JSON, hOCR, the output files' names.
         .target(name: "AnalyzeOutput", dependencies: ["AnalyzeCore"]),
@@ -88,7 +94,10 @@ let package = Package(
         // 30,000 page faults and 60 ms of system time per photo; docs/benchmarks.md).
         .executableTarget(
             name: "analyze",
-            dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]
         ),
         .testTarget(

@@ -12,6 +12,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(url: analyze, from: "0.4.0")],
     targets: [
-        .executableTarget(name: "QuickStart", dependencies: [.product(name: "AnalyzeCore", package: "analyze")]),
+        .executableTarget(name: "QuickStart", dependencies: [.product(name: "AnalyzeCore", package: "analyze")])
     ]
 )

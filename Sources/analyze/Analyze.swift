@@ -4,8 +4,9 @@ import AnalyzeOutput
 import ArgumentParser
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `analyze`: Apple Vision's requests, in batch, on Linux. The root command only dispatches:
@@ -15,9 +16,13 @@ import Glibc
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Find rectangles, faces, barcodes, text, objects, labels, horizons and tracks in images, PDFs and videos, in batch; write annotated images or video, SVG, JSON and an HTML report.",
+        abstract:
+            "Find rectangles, faces, barcodes, text, objects, labels, horizons and tracks in images, PDFs and videos, in batch; write annotated images or video, SVG, JSON and an HTML report.",
         version: AnalyzeVersion.tool,
-        subcommands: [RunCommand.self, ReportCommand.self, SimilarCommand.self, ModelsCommand.self, VersionCommand.self, ProbeModelCommand.self],
+        subcommands: [
+            RunCommand.self, ReportCommand.self, SimilarCommand.self, ModelsCommand.self, VersionCommand.self,
+            ProbeModelCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 
@@ -38,7 +43,9 @@ struct Analyze: ParsableCommand {
         }
         // `analyze help nosuch` is a usage error, not the overview with status 0.
         if arguments.first == "help", arguments.count >= 2, !subcommandNames.contains(arguments[1]) {
-            Terminal.printError("Error: no such subcommand '\(arguments[1])'; the subcommands are \(subcommandNames.joined(separator: ", "))")
+            Terminal.printError(
+                "Error: no such subcommand '\(arguments[1])'; the subcommands are \(subcommandNames.joined(separator: ", "))"
+            )
             Foundation.exit(2)
         }
         var parsed: (any ParsableCommand)?
@@ -65,7 +72,9 @@ extension Analyze {
     /// `Error: …` and the subcommand's usage, as `analyze …` (the default `run` without its name),
     /// for a validation error its run threw; nil for other errors.
     static func usageError(_ error: any Error, in command: any ParsableCommand.Type) -> String? {
-        guard let validation = error as? ValidationError, let name = command.configuration.commandName else { return nil }
+        guard let validation = error as? ValidationError, let name = command.configuration.commandName else {
+            return nil
+        }
         var usage = command.usageString()
         if usage.hasPrefix(name + " ") { usage.removeFirst(name.count + 1) }
         let shown = command == RunCommand.self ? "analyze " + usage : "analyze \(name) " + usage
@@ -94,7 +103,9 @@ enum Terminal {
     /// (the usage text after a usage error).
     static func printError(_ line: String, keepingNewlines: Bool = false) {
         let clear = barVisible.exchange(false, ordering: .relaxed) ? "\r\u{1B}[K" : ""
-        write(Array((clear + MarkupEscaping.printable(line, keeping: keepingNewlines ? ["\n"] : []) + "\n").utf8), to: STDERR_FILENO)
+        write(
+            Array((clear + MarkupEscaping.printable(line, keeping: keepingNewlines ? ["\n"] : []) + "\n").utf8),
+            to: STDERR_FILENO)
     }
 
     /// Redraws the progress bar on stderr's current line.

@@ -14,7 +14,8 @@ final class FrameLinePrinter: Sendable {
     init(coordinates: OutputLayout.CoordinateSpace) { self.coordinates = coordinates }
 
     func print(_ source: ImageSource, _ frame: FrameAnalysis) {
-        guard var bytes = try? FrameLine(file: source.displayPath, frame: frame, coordinates: coordinates).encoded() else { return }
+        guard var bytes = try? FrameLine(file: source.displayPath, frame: frame, coordinates: coordinates).encoded()
+        else { return }
         bytes.append(0x0A)
         failed.withLock { failed in
             // A closed pipe (`| head`) ends stdout output quietly; the run goes on.

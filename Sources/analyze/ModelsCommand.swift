@@ -29,13 +29,17 @@ struct ModelsCommand: ParsableCommand {
             if let path = try? locator.path(of: optional.model) {
                 print("\(optional.use): \(optional.model.name) present: \(path)")
             } else {
-                print("\(optional.use): \(optional.model.name) missing, optional (sha256 \(optional.model.sha256)): \(optional.without)")
+                print(
+                    "\(optional.use): \(optional.model.name) missing, optional (sha256 \(optional.model.sha256)): \(optional.without)"
+                )
             }
         }
         print("searched, in order:")
         for folder in locator.directories { print("  \(folder)") }
         if missing > 0 {
-            print("fetch them with scripts/fetch-models from a checkout, into one of these folders (ANALYZE_MODELS=DIR scripts/fetch-models)")
+            print(
+                "fetch them with scripts/fetch-models from a checkout, into one of these folders (ANALYZE_MODELS=DIR scripts/fetch-models)"
+            )
             throw ExitCode(1)
         }
     }

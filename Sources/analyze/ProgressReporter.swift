@@ -96,7 +96,9 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func emitPlain(_ outcome: ImageOutcome) {
-        pending[outcome.index] = outcome.sequence.map(PlainTextRenderer.text(for:)) ?? outcome.analysis.map(PlainTextRenderer.text(for:)) ?? ""
+        pending[outcome.index] =
+            outcome.sequence.map(PlainTextRenderer.text(for:)) ?? outcome.analysis.map(PlainTextRenderer.text(for:))
+            ?? ""
         while let text = pending.removeValue(forKey: nextToPrint) {
             writeOut(text)
             nextToPrint += 1
@@ -124,8 +126,10 @@ final class ProgressReporter: @unchecked Sendable {
                 let error: Reason
             }
             let page = outcome.source.page
-            bytes = try? JSONRenderer.encode(Failed(file: outcome.source.displayPath, page: page?.number, pages: page?.count,
-                                                    error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
+            bytes = try? JSONRenderer.encode(
+                Failed(
+                    file: outcome.source.displayPath, page: page?.number, pages: page?.count,
+                    error: .init(code: error.code.rawValue, message: error.message)), pretty: false)
         }
         guard var bytes, !stdoutFailed else { return }
         bytes.append(0x0A)
@@ -151,11 +155,12 @@ final class ProgressReporter: @unchecked Sendable {
         let counts = "\(done)/\(total)"
         let details = String(format: "  %.1f img/s  ETA %@", rate, clock(eta))
         let room = columns - 1
-        let fixed = counts.count + details.count + 3 // "[", "] "
+        let fixed = counts.count + details.count + 3  // "[", "] "
         let width = min(30, room - fixed)
         if width >= 5 {
             let filled = total > 0 ? width * done / total : width
-            return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + counts + details
+            return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+                + counts + details
         }
         let short = counts + details
         return String((short.count <= room ? short : counts).prefix(max(0, room)))

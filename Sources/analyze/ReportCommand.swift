@@ -10,19 +10,23 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Merge the outputs of sharded runs (--shard K/N) into one index.html and summary.json.",
         discussion: """
-        Reads every summary.shard-K-of-N.json (or, if there are none, summary.json) in each DIR and writes the merged summary.json and index.html into OUT (default: the first DIR). Links in the page point to each image's files where they are.
+            Reads every summary.shard-K-of-N.json (or, if there are none, summary.json) in each DIR and writes the merged summary.json and index.html into OUT (default: the first DIR). Links in the page point to each image's files where they are.
 
-        Exit status: 0 merged and no image failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, a shard of the batch is missing (the merged report is still written, naming it), or the summaries come from runs with different options.
-        """
+            Exit status: 0 merged and no image failed; 1 some images failed or failed a check; 2 a summary is missing or unreadable, a shard of the batch is missing (the merged report is still written, naming it), or the summaries come from runs with different options.
+            """
     )
 
     @Argument(help: ArgumentHelp("Output folders of the shards (one shared folder is fine).", valueName: "dir"))
     var directories: [String] = []
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Folder for the merged index.html and summary.json (default: the first DIR).", valueName: "dir"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp(
+            "Folder for the merged index.html and summary.json (default: the first DIR).", valueName: "dir"))
     var output: String?
 
-    @Option(name: .customLong("junit"), help: ArgumentHelp("Also write the merged run as JUnit XML.", valueName: "file"))
+    @Option(
+        name: .customLong("junit"), help: ArgumentHelp("Also write the merged run as JUnit XML.", valueName: "file"))
     var junit: String?
 
     func validate() throws {
@@ -39,14 +43,20 @@ struct ReportCommand: ParsableCommand {
         let merged: RunSummary
         do {
             merged = try RunReport.merge(directories: folders, into: target)
-            if let junit { try AtomicFileWriter.write(JUnitRenderer.xml(summary: merged), to: URL(fileURLWithPath: junit)) }
+            if let junit {
+                try AtomicFileWriter.write(JUnitRenderer.xml(summary: merged), to: URL(fileURLWithPath: junit))
+            }
         } catch {
             Terminal.printError("analyze report: \(error)")
             throw ExitCode(2)
         }
-        Terminal.printError("analyze report: \(merged.images.total) image(s), \(merged.images.failed) failed, \(merged.images.checkFailed) failed a check; report: \(target.appendingPathComponent("index.html").path)")
+        Terminal.printError(
+            "analyze report: \(merged.images.total) image(s), \(merged.images.failed) failed, \(merged.images.checkFailed) failed a check; report: \(target.appendingPathComponent("index.html").path)"
+        )
         if let missing = merged.missingShards {
-            Terminal.printError("analyze report: incomplete: shard(s) \(missing.joined(separator: ", ")) missing (no summary.shard-K-of-N.json for them); the report says so")
+            Terminal.printError(
+                "analyze report: incomplete: shard(s) \(missing.joined(separator: ", ")) missing (no summary.shard-K-of-N.json for them); the report says so"
+            )
             throw ExitCode(2)
         }
         if merged.images.failed + merged.images.checkFailed > 0 { throw ExitCode(1) }

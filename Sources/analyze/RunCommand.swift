@@ -9,31 +9,35 @@ import Foundation
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Find rectangles, faces, barcodes, text, objects and more in images and videos, in batch; write annotated images or video, SVG and JSON.",
+        abstract:
+            "Find rectangles, faces, barcodes, text, objects and more in images and videos, in batch; write annotated images or video, SVG and JSON.",
         discussion: """
-        For every input image, writes into the output folder:
-          <name>.png   the upright image with every observation drawn on it
-          <name>.svg   a vector overlay of the observations (refers to the input)
-          <name>.json  the observations as data (see the README's "JSON" section)
-        For every video, folder of frames (--sequence) or live stream (a udp://, rtsp://… URL or /dev/video*):
-          <name>.json         every analysed frame's observations, then the tracks (--track)
-          <name>.mp4          the analysed frames with their observations drawn
-          <name>.contact.png  up to 12 annotated key frames
-        plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path. Each page of a multi-page TIFF or PDF (a scan, a fax) is an input of its own: <name>.page-1, <name>.page-2…
+            For every input image, writes into the output folder:
+              <name>.png   the upright image with every observation drawn on it
+              <name>.svg   a vector overlay of the observations (refers to the input)
+              <name>.json  the observations as data (see the README's "JSON" section)
+            For every video, folder of frames (--sequence) or live stream (a udp://, rtsp://… URL or /dev/video*):
+              <name>.json         every analysed frame's observations, then the tracks (--track)
+              <name>.mp4          the analysed frames with their observations drawn
+              <name>.contact.png  up to 12 annotated key frames
+            plus index.html (a self-contained report page) and summary.json (totals, failures, timings) for the run, and prints one line per image on stderr (a progress bar instead when stderr is a terminal). <name> is the file's stem; when two inputs share a stem, each gets a suffix from a hash of its path. Each page of a multi-page TIFF or PDF (a scan, a fax) is an input of its own: <name>.page-1, <name>.page-2…
 
-        EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
+            EXIF orientation is applied before any request runs; all coordinates are pixels of the upright image, origin top-left. With no request flag, every request runs (a request whose model is missing is skipped with a note).
 
-        Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not writable, a requested model missing).
+            Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not writable, a requested model missing).
 
-        Other subcommands:
-          analyze report DIR...   merge sharded runs (--shard) into one report
-          analyze models          where models are looked for, which are there
-          analyze version         the version
-          analyze help [SUB]      help on a subcommand
-        """
+            Other subcommands:
+              analyze report DIR...   merge sharded runs (--shard) into one report
+              analyze models          where models are looked for, which are there
+              analyze version         the version
+              analyze help [SUB]      help on a subcommand
+            """
     )
 
-    @Argument(help: ArgumentHelp("Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC, AVIF, GIF, Netpbm (PGM, PPM…), JPEG 2000 and Sun raster images, PDF documents and MP4, MOV, AVI, MKV, WebM… videos.", valueName: "path"))
+    @Argument(
+        help: ArgumentHelp(
+            "Image and video files, folders, and live streams (udp://, rtsp://… URLs, /dev/video*). Folders are searched recursively for JPEG, PNG, TIFF, BMP, WebP, HEIF/HEIC, AVIF, GIF, Netpbm (PGM, PPM…), JPEG 2000 and Sun raster images, PDF documents and MP4, MOV, AVI, MKV, WebM… videos.",
+            valueName: "path"))
     var inputs: [String] = []
 
     @OptionGroup var requests: RequestOptionGroups
@@ -44,11 +48,14 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty && runOptions.filesFrom == nil && sequenceOptions.sequences.isEmpty {
-            throw ValidationError("give at least one image or video file, folder or stream (or --files-from, --sequence)")
+            throw ValidationError(
+                "give at least one image or video file, folder or stream (or --files-from, --sequence)")
         }
         // `analyze reprot`: a mistyped subcommand, not a missing image.
-        if let first = inputs.first, !FileManager.default.fileExists(atPath: first), !first.contains("/"), !first.contains("."),
-           let near = Analyze.subcommandNames.first(where: { Self.editDistance($0, first) <= 2 }) {
+        if let first = inputs.first, !FileManager.default.fileExists(atPath: first), !first.contains("/"),
+            !first.contains("."),
+            let near = Analyze.subcommandNames.first(where: { Self.editDistance($0, first) <= 2 })
+        {
             throw ValidationError("no such file or subcommand '\(first)'; did you mean `analyze \(near)`?")
         }
     }
@@ -56,11 +63,11 @@ struct RunCommand: ParsableCommand {
     /// Levenshtein distance, for suggesting a subcommand.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
-        var row = Array(0 ... b.count)
-        for i in 1 ... max(a.count, 1) where !a.isEmpty {
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
             var previous = row[0]
             row[0] = i
-            for j in 1 ... max(b.count, 1) where !b.isEmpty {
+            for j in 1...max(b.count, 1) where !b.isEmpty {
                 let current = row[j]
                 row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
                 previous = current
@@ -82,8 +89,9 @@ struct RunCommand: ParsableCommand {
         }
         do {
             // --track-box alone follows its boxes: no detection runs unless one is asked for.
-            let plan = RequestPlan(configured: configured, asked: asked, checks: checks.checks,
-                                   everyWhenNoneAsked: sequenceOptions.trackBoxes.isEmpty)
+            let plan = RequestPlan(
+                configured: configured, asked: asked, checks: checks.checks,
+                everyWhenNoneAsked: sequenceOptions.trackBoxes.isEmpty)
             let (set, notes) = try plan.resolve(models: models)
             for note in notes { Terminal.printError("analyze: \(note)") }
             return (set, models)
@@ -100,11 +108,15 @@ struct RunCommand: ParsableCommand {
         if let filesFrom = runOptions.filesFrom { arguments += try Self.readPathList(filesFrom) }
         let outputFolder = InputCollector.canonical(outputs.output)
         if let same = arguments.first(where: { InputCollector.canonical($0) == outputFolder }) {
-            throw ValidationError("the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o")
+            throw ValidationError(
+                "the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o"
+            )
         }
         // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
         var sources = InputCollector.files(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
-        guard !sources.isEmpty else { throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))") }
+        guard !sources.isEmpty else {
+            throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))")
+        }
         // Nothing that exists (a typo, a device that is not there): a usage error, and no output folder.
         let local = sources.filter { $0.kind != .stream || $0.path.hasPrefix("/dev/") }
         if local.count == sources.count, !local.contains(where: { FilePathBytes.exists($0.path) }) {
@@ -112,25 +124,37 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("no such file, folder or device: \(names)")
         }
         // ...and never holds an input: outputs would overwrite or mix with the user's files.
-        if let clash = sources.first(where: { $0.kind != .stream && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
-                                                 || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder)) }) {
-            throw ValidationError("the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o")
+        if let clash = sources.first(where: {
+            $0.kind != .stream
+                && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
+                    || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder))
+        }) {
+            throw ValidationError(
+                "the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o"
+            )
         }
         // A shard is chosen by file, before the pages of multi-page TIFFs and PDFs are counted: each shard
         // counts only its own files' pages (a PDF's count is a pdfinfo process).
         let shard = runOptions.shard
         if let shard { sources = sources.filter { shard.contains($0.path) } }
         sources = InputCollector.expandingPages(sources, selection: runOptions.pages ?? .all)
-        if shard == nil, sources.isEmpty { throw ValidationError("no pages selected by --pages in \(arguments.prefix(5).joined(separator: ", "))") }
+        if shard == nil, sources.isEmpty {
+            throw ValidationError("no pages selected by --pages in \(arguments.prefix(5).joined(separator: ", "))")
+        }
         let (requestSet, models) = try plannedRequests()
         let tracking = sequenceOptions.tracking
-        if tracking != nil, tracking?.boxes.isEmpty == true, !requestSet.requests.contains(where: { TrackRequest.trackableKinds.contains($0.kind) }) {
-            throw ValidationError("--track follows what --faces, --objects, --rects or --barcodes find (or a --track-box); none of them is requested")
+        if tracking != nil, tracking?.boxes.isEmpty == true,
+            !requestSet.requests.contains(where: { TrackRequest.trackableKinds.contains($0.kind) })
+        {
+            throw ValidationError(
+                "--track follows what --faces, --objects, --rects or --barcodes find (or a --track-box); none of them is requested"
+            )
         }
         let checks = self.checks.checks
         let output = outputs.options
-        var runner = BatchRunner(sources: sources, requests: requestSet, output: output,
-                                 jobs: runOptions.jobs ?? ProcessInfo.processInfo.activeProcessorCount, maximumPixels: runOptions.maxPixels)
+        var runner = BatchRunner(
+            sources: sources, requests: requestSet, output: output,
+            jobs: runOptions.jobs ?? ProcessInfo.processInfo.activeProcessorCount, maximumPixels: runOptions.maxPixels)
         runner.models = models
         runner.maximumFileBytes = runOptions.maxFileBytes
         runner.pdfResolution = runOptions.pdfDPI
@@ -143,8 +167,9 @@ struct RunCommand: ParsableCommand {
         runner.tracking = tracking
         if runOptions.jsonl { runner.onFrame = FrameLinePrinter(coordinates: output.layout.coordinates).print }
 
-        let progress = ProgressReporter(total: sources.count, quiet: runOptions.quiet,
-                                        stdout: runOptions.jsonl ? .jsonl : runOptions.print ? .plain : nil)
+        let progress = ProgressReporter(
+            total: sources.count, quiet: runOptions.quiet,
+            stdout: runOptions.jsonl ? .jsonl : runOptions.print ? .plain : nil)
         runner.onSequenceProgress = { progress.sequenceProgress($0, $1) }
         let start = DispatchTime.now().uptimeNanoseconds
         let outcomes: [ImageOutcome]
@@ -159,27 +184,39 @@ struct RunCommand: ParsableCommand {
 
         var timings = StageTimings()
         for outcome in outcomes { timings.add(outcome.timings) }
-        var summary = RunSummary(requests: requestSet, checks: checks, outputs: output.layout, entries: outcomes.map(\.digest), timings: timings)
+        var summary = RunSummary(
+            requests: requestSet, checks: checks, outputs: output.layout, entries: outcomes.map(\.digest),
+            timings: timings)
         summary.images.resumed = outcomes.filter(\.resumed).count
         summary.wallSeconds = (seconds * 1000).rounded() / 1000
         summary.jobs = runner.jobs
         summary.shard = shard?.description
         do {
             try RunReport.write(summary, to: output.directory, shard: shard)
-            if let junit = self.checks.junit { try AtomicFileWriter.write(JUnitRenderer.xml(summary: summary), to: URL(fileURLWithPath: junit)) }
+            if let junit = self.checks.junit {
+                try AtomicFileWriter.write(JUnitRenderer.xml(summary: summary), to: URL(fileURLWithPath: junit))
+            }
         } catch {
             Terminal.printError("analyze: \(error)")
             throw ExitCode(2)
         }
         if cancellation.isCancelled {
-            Terminal.printError("analyze: interrupted after \(outcomes.count) of \(CountWording.inputs(sources)); the outputs written are complete (continue with --resume)")
+            Terminal.printError(
+                "analyze: interrupted after \(outcomes.count) of \(CountWording.inputs(sources)); the outputs written are complete (continue with --resume)"
+            )
             throw ExitCode(128 + (ProcessEnvironment.interruptingSignal ?? SIGINT))
         }
-        if !runOptions.quiet, let totals = CountWording.totals(summary.totals) { Terminal.printError("analyze: " + totals) }
+        if !runOptions.quiet, let totals = CountWording.totals(summary.totals) {
+            Terminal.printError("analyze: " + totals)
+        }
         let failed = summary.images.failed, checkFailed = summary.images.checkFailed
         let resumedNote = summary.images.resumed > 0 ? ", \(summary.images.resumed) up to date (resumed)" : ""
-        Terminal.printError(String(format: "analyze: %@, %d failed, %d failed a check%@, %.2f s; report: %@", CountWording.inputs(outcomes.map(\.source)), failed, checkFailed,
-                                   resumedNote, seconds, output.directory.appendingPathComponent(RunReport.names(shard: shard).index).path))
+        Terminal.printError(
+            String(
+                format: "analyze: %@, %d failed, %d failed a check%@, %.2f s; report: %@",
+                CountWording.inputs(outcomes.map(\.source)), failed, checkFailed,
+                resumedNote, seconds, output.directory.appendingPathComponent(RunReport.names(shard: shard).index).path)
+        )
         if failed + checkFailed > 0 { throw ExitCode(1) }
     }
 
@@ -189,7 +226,9 @@ struct RunCommand: ParsableCommand {
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard let contents = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read --files-from \(path)") }
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read --files-from \(path)")
+            }
             data = contents
         }
         return FilePathBytes.pathLines([UInt8](data))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -29,7 +30,9 @@ struct BadInputTests {
     /// zxing-cpp refuses sides over 65,535), a one-pixel line. And a code in a 70,000-px strip is read
     /// where it is.
     @Test func everyRequestAnswersOnImagesOfExtremeShapes() throws {
-        let coffee = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))).0.bgr()
+        let coffee = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))
+        ).0.bgr()
         let engines = WorkerEngines()
         var requests = RequestSet.all.requests
         requests.append(TextRequest(textDetector: TextRequest.ppocrDetector))
@@ -41,8 +44,11 @@ struct BadInputTests {
                 }
             }
         }
-        let strip = UprightImage(pixels: try OpenCVMat.blank(width: 70_000, height: 240, color: (r: 255, g: 255, b: 255)), orientation: .up)
-        let code = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/code128.png"))))).0.bgr()
+        let strip = UprightImage(
+            pixels: try OpenCVMat.blank(width: 70_000, height: 240, color: (r: 255, g: 255, b: 255)), orientation: .up)
+        let code = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/code128.png"))))
+        ).0.bgr()
         try strip.pixels.paste(code, x: 60_000, y: 24)
         let found = try BarcodeRequest().perform(on: strip, engines: engines)
         #expect(found.map(\.payload) == ["ANALYZE-128"])
@@ -72,8 +78,10 @@ struct BadInputTests {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = InputCollector.collect([Fixture.path("bad"), Fixture.path("barcodes/qr-hello.png")])
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]),
-                                       output: OutputOptions(directory: out), jobs: 2).run()
+        let outcomes = try BatchRunner(
+            sources: sources, requests: RequestSet([BarcodeRequest()]),
+            output: OutputOptions(directory: out), jobs: 2
+        ).run()
         #expect(outcomes.count == 6)
         #expect(outcomes.filter { $0.error != nil }.count == 5)
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
@@ -87,7 +95,9 @@ struct BadInputTests {
         let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
         #expect(!ImageHeader.isTruncatedJPEG(photo))
         for fraction in [0.05, 0.3, 0.6, 0.9, 0.999] {
-            #expect(ImageHeader.isTruncatedJPEG(Array(photo.prefix(Int(Double(photo.count) * fraction)))), "cut at \(fraction)")
+            #expect(
+                ImageHeader.isTruncatedJPEG(Array(photo.prefix(Int(Double(photo.count) * fraction)))),
+                "cut at \(fraction)")
         }
         #expect(ImageHeader.isTruncatedJPEG(Array(photo.dropLast(2))))
         // An end marker before a second scan that has none.

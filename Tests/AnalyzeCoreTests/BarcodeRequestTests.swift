@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -72,7 +73,9 @@ struct BarcodeRequestTests {
 
     @Test func findsNothingInPhotographsWithoutBarcodes() throws {
         // A reading on a negative image is a bug: the skimage and opencv-doc photos have no codes.
-        let photos = [OpenCVSample.folder.path, DebianPhoto.folder.path].filter { FileManager.default.fileExists(atPath: $0) }
+        let photos = [OpenCVSample.folder.path, DebianPhoto.folder.path].filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
         let sources = InputCollector.collect(photos).filter { $0.kind == .image }
         #expect(sources.count >= 5)
         for source in sources {
@@ -84,7 +87,9 @@ struct BarcodeRequestTests {
     /// A 10 MP photo (the forest wallpaper scaled to 4000×2500) with small codes pasted in: read on
     /// the 3 MP copy they are too small to decode, so they are read only in the full-resolution
     /// regions the barcode-region finder picks out.
-    func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)], width: Int = 4000, height: Int = 2500) throws -> UprightImage {
+    func largePhoto(with codes: [(file: String, width: Int, x: Int, y: Int)], width: Int = 4000, height: Int = 2500)
+        throws -> UprightImage
+    {
         let photo = try Wallpaper.image("Path").pixels.resized(width: width, height: height)
         for code in codes {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path(code.file))))
@@ -97,7 +102,9 @@ struct BarcodeRequestTests {
 
     @Test func readsSmallCodesInALargePhotoAtFullResolution() throws {
         // The EAN-13's modules are 2 px wide here, 1.1 px on the 3 MP copy; the Code 128's 1.6 px (0.9).
-        let image = try largePhoto(with: [("barcodes/ean13.png", 226, 2900, 1700), ("barcodes/code128.png", 300, 600, 400)])
+        let image = try largePhoto(with: [
+            ("barcodes/ean13.png", 226, 2900, 1700), ("barcodes/code128.png", 300, 600, 400),
+        ])
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
         let found = Dictionary(uniqueKeysWithValues: codes.map { ($0.payload, $0.boundingBox) })
         #expect(Set(found.keys) == ["9780201379624", "ANALYZE-128"], "\(codes.map(\.payload))")
@@ -112,12 +119,17 @@ struct BarcodeRequestTests {
         // 1920×1200 (2.3 MP): read whole by zxing-cpp, by ZBar only in the barcode-like regions. The
         // small EAN-13 and Code 128 and a light-on-dark QR code (no ZBar inverted pass on such an
         // image: zxing-cpp's own inverted read finds it) are all read, each where it was pasted.
-        let image = try largePhoto(with: [("barcodes/ean13.png", 226, 1400, 800), ("barcodes/code128.png", 300, 200, 150),
-                                          ("barcodes/qr-inverted.png", 160, 1500, 100)],
-                                   width: 1920, height: 1200)
+        let image = try largePhoto(
+            with: [
+                ("barcodes/ean13.png", 226, 1400, 800), ("barcodes/code128.png", 300, 200, 150),
+                ("barcodes/qr-inverted.png", 160, 1500, 100),
+            ],
+            width: 1920, height: 1200)
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
         let found = Dictionary(codes.map { ($0.payload, $0.boundingBox) }, uniquingKeysWith: { a, _ in a })
-        #expect(Set(found.keys) == ["9780201379624", "ANALYZE-128", "INVERTED-42"], "\(codes.map { "\($0.symbology):\($0.payload)" })")
+        #expect(
+            Set(found.keys) == ["9780201379624", "ANALYZE-128", "INVERTED-42"],
+            "\(codes.map { "\($0.symbology):\($0.payload)" })")
         #expect(codes.count == 3)
         let ean = try #require(found["9780201379624"])
         #expect(ean.center.x > 1400 && ean.center.x < 1400 + 226 && ean.center.y > 800 && ean.center.y < 800 + 116)
@@ -131,8 +143,12 @@ struct BarcodeRequestTests {
         // The 45° pass turns only the parts of the copy around diagonal regions on a mid-size image too:
         // the region finder must see the turned Code 128 as one (ZBar reads it on the turned copy alone).
         let image = try largePhoto(with: [("barcodes/code128-rotated.png", 600, 300, 300)], width: 1920, height: 1200)
-        let diagonal = try BarcodeRegions.find(in: try image.gray(), scale: 1, fullWidth: 1920, fullHeight: 1200).filter(\.isDiagonal)
-        #expect(diagonal.contains { $0.x < 300 + 600 && $0.x + $0.width > 300 && $0.y < 300 + 600 && $0.y + $0.height > 300 }, "\(diagonal)")
+        let diagonal = try BarcodeRegions.find(in: try image.gray(), scale: 1, fullWidth: 1920, fullHeight: 1200)
+            .filter(\.isDiagonal)
+        #expect(
+            diagonal.contains {
+                $0.x < 300 + 600 && $0.x + $0.width > 300 && $0.y < 300 + 600 && $0.y + $0.height > 300
+            }, "\(diagonal)")
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
         #expect(codes.map(\.payload) == ["ANALYZE-128"])
         let box = try #require(codes.first?.boundingBox)
@@ -149,7 +165,9 @@ struct BarcodeRequestTests {
         let regions = try BarcodeRegions.find(in: reducedLabel, scale: scale, fullWidth: 4000, fullHeight: 2500)
         #expect(regions.count == 1)
         let region = try #require(regions.first)
-        #expect(region.x <= 2900 && region.x + region.width >= 2900 + 226 && region.y <= 1760 && region.y + region.height >= 1760)
+        #expect(
+            region.x <= 2900 && region.x + region.width >= 2900 + 226 && region.y <= 1760
+                && region.y + region.height >= 1760)
         #expect(region.area < 4000 * 2500 / 50)
         // Its bars stand upright: the 45° copy is not needed for it.
         #expect(!region.isDiagonal, "angle \(region.angle)")
@@ -161,11 +179,15 @@ struct BarcodeRequestTests {
         let image = try largePhoto(with: [("barcodes/code128-rotated.png", 1400, 1200, 600)])
         let (reduced, scale) = try BarcodeRequest.reduced(image, toPixels: BarcodeRequest.largeImagePixels)
         let regions = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500)
-        let around = regions.filter { $0.x < 1200 + 1400 && $0.x + $0.width > 1200 && $0.y < 600 + 1400 && $0.y + $0.height > 600 }
+        let around = regions.filter {
+            $0.x < 1200 + 1400 && $0.x + $0.width > 1200 && $0.y < 600 + 1400 && $0.y + $0.height > 600
+        }
         #expect(!around.isEmpty && around.allSatisfy(\.isDiagonal), "\(around)")
         // A code large enough for the 1000-px copy makes a region that is most of it: the whole copy is turned.
-        let (small, smallScale) = try BarcodeRequest.limited(reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
-        let parts = try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: regions.filter(\.isDiagonal))
+        let (small, smallScale) = try BarcodeRequest.limited(
+            reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
+        let parts = try BarcodeRequest.turnedPassParts(
+            of: small, scale: scale * smallScale, diagonalRegions: regions.filter(\.isDiagonal))
         #expect(parts.count == 1 && parts.first?.0.width == small.width && parts.first?.0.height == small.height)
 
         let codes = try BarcodeRequest().perform(on: image, engines: WorkerEngines())
@@ -179,9 +201,11 @@ struct BarcodeRequestTests {
         // the 45° pass turns only the part of the copy around it, not the whole copy.
         let image = try largePhoto(with: [("barcodes/code128-rotated.png", 300, 2600, 1500)])
         let (reduced, scale) = try BarcodeRequest.reduced(image, toPixels: BarcodeRequest.largeImagePixels)
-        let diagonal = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).filter(\.isDiagonal)
+        let diagonal = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: 4000, fullHeight: 2500).filter(
+            \.isDiagonal)
         #expect(!diagonal.isEmpty)
-        let (small, smallScale) = try BarcodeRequest.limited(reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
+        let (small, smallScale) = try BarcodeRequest.limited(
+            reduced, maximumSide: BarcodeRequest.secondaryPassMaximumSide)
         let parts = try BarcodeRequest.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: diagonal)
         #expect(!parts.isEmpty)
         for (part, toCopy) in parts {
@@ -206,10 +230,12 @@ struct BarcodeRequestTests {
         for c in [[12, 0], [13, 1], [0, 12], [1, 13]] { black.insert(c) }
         for i in stride(from: 3, through: 13, by: 2) { black.insert([13, i]) }
         for i in stride(from: 3, through: 11, by: 2) { black.insert([i, 13]) }
-        for bit in 0 ..< 64 where bytes[bit / 8] & (0x80 >> UInt8(bit % 8)) != 0 { black.insert([3 + bit % 8, 3 + bit / 8]) }
+        for bit in 0..<64 where bytes[bit / 8] & (0x80 >> UInt8(bit % 8)) != 0 {
+            black.insert([3 + bit % 8, 3 + bit / 8])
+        }
         var pgm = Array("P5\n\(side) \(side)\n255\n".utf8)
-        for y in 0 ..< side {
-            for x in 0 ..< side {
+        for y in 0..<side {
+            for x in 0..<side {
                 let (cx, cy) = ((x - margin) / cell, (y - margin) / cell)
                 let inside = x >= margin && y >= margin && cx < n && cy < n
                 pgm.append(inside && black.contains([cx, cy]) ? 0 : 255)
@@ -228,7 +254,8 @@ struct BarcodeRequestTests {
             let alone = try ZBarScanner(families: [.sqCode]).scan(gray, pass: .primary, density: density)
             #expect(alone.map(\.symbology) == [.sqCode] && alone.map(\.bytes) == [expected])
         }
-        let withLines = try ZBarScanner(families: BarcodeSymbology.Family.allCases).scan(gray, pass: .primary, density: 1)
+        let withLines = try ZBarScanner(families: BarcodeSymbology.Family.allCases).scan(
+            gray, pass: .primary, density: 1)
         #expect(withLines.filter { $0.symbology == .sqCode }.map(\.bytes) == [expected])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -27,7 +28,9 @@ struct BarcodeSymbologyTests {
         ("ean13-addon.jpg", .ean13, "9780201379624 51299", ["zbar", "zxing"]),
         ("qr-latin1.jpg", .qr, "Grüße aus Köln", ["zbar", "zxing"]),
     ])
-    func decodesOneSymbolOfEachSymbology(file: String, symbology: BarcodeSymbology, payload: String, engines: [String]) throws {
+    func decodesOneSymbolOfEachSymbology(file: String, symbology: BarcodeSymbology, payload: String, engines: [String])
+        throws
+    {
         let codes = try #require(try Fixture.analyze("symbologies/" + file, request).barcodes)
         #expect(codes.count == 1, "\(codes.map { "\($0.symbology):\($0.payload)" })")
         let code = try #require(codes.first)
@@ -53,7 +56,7 @@ struct BarcodeSymbologyTests {
     @Test func keepsISO88591BytesAndDecodesThem() throws {
         let code = try #require(try Fixture.analyze("symbologies/qr-latin1.jpg", request).barcodes?.first)
         #expect(code.payloadIsUTF8 == false)
-        #expect(code.payloadBytes.contains(0xFC)) // ü in ISO-8859-1
+        #expect(code.payloadBytes.contains(0xFC))  // ü in ISO-8859-1
     }
 
     @Test func aCodeBothEnginesReadIsOneObservation() throws {
@@ -64,15 +67,21 @@ struct BarcodeSymbologyTests {
     }
 
     @Test func theNameOfASymbolDoesNotDependOnTheRequestedSymbologies() throws {
-        for symbologies in [BarcodeSymbology.all, [.upca], BarcodeSymbology.named("ean13") ?? [], BarcodeSymbology.named("UPC-A") ?? []] {
-            let codes = try #require(try Fixture.analyze("symbologies/upca.jpg", RequestSet([BarcodeRequest(symbologies: symbologies)])).barcodes)
+        for symbologies in [
+            BarcodeSymbology.all, [.upca], BarcodeSymbology.named("ean13") ?? [], BarcodeSymbology.named("UPC-A") ?? [],
+        ] {
+            let codes = try #require(
+                try Fixture.analyze("symbologies/upca.jpg", RequestSet([BarcodeRequest(symbologies: symbologies)]))
+                    .barcodes)
             #expect(codes.map(\.symbology) == [.upca], "\(symbologies)")
             #expect(codes.map(\.payload) == ["012345678905"])
         }
         // An ISBN is an EAN-13, whether asked for as isbn13, ean13 or everything.
         for name in ["isbn13", "ean13", "isbn10"] {
             let symbologies = try #require(BarcodeSymbology.named(name))
-            let codes = try #require(try Fixture.analyze("barcodes/ean13.png", RequestSet([BarcodeRequest(symbologies: symbologies)])).barcodes)
+            let codes = try #require(
+                try Fixture.analyze("barcodes/ean13.png", RequestSet([BarcodeRequest(symbologies: symbologies)]))
+                    .barcodes)
             #expect(codes.map(\.symbology) == [.ean13], "\(name)")
         }
     }
@@ -85,10 +94,12 @@ struct BarcodeSymbologyTests {
         #expect(try Fixture.analyze("barcodes/qr-hello.png", onlyDataMatrix).barcodes?.isEmpty == true)
     }
 
-    @Test(arguments: ["qr", "QR-Code", "microQR", "aztec", "dataMatrix", "data-matrix", "pdf417", "maxicode", "ean-13", "EAN_13",
-                      "upca", "code128", "i2of5", "itf14", "gs1DataBar", "gs1DataBarExpanded", "gs1DataBarLimited",
-                      // the names of analyze 0.2 stay accepted
-                      "i25", "databar", "databar-exp", "isbn13", "isbn10", "sqcode", "ean2", "ean5"])
+    @Test(arguments: [
+        "qr", "QR-Code", "microQR", "aztec", "dataMatrix", "data-matrix", "pdf417", "maxicode", "ean-13", "EAN_13",
+        "upca", "code128", "i2of5", "itf14", "gs1DataBar", "gs1DataBarExpanded", "gs1DataBarLimited",
+        // the names of analyze 0.2 stay accepted
+        "i25", "databar", "databar-exp", "isbn13", "isbn10", "sqcode", "ean2", "ean5",
+    ])
     func parsesSymbologyNames(_ name: String) {
         #expect(BarcodeSymbology.named(name)?.isEmpty == false)
     }
@@ -108,18 +119,23 @@ struct BarcodeSymbologyTests {
 /// The fusion's structure checks, on readings made by hand.
 @Suite("Barcode fusion")
 struct BarcodeFusionTests {
-    func reading(_ symbology: BarcodeSymbology, _ payload: String, engine: BarcodeReading.Engine, pass: BarcodeReading.Pass = .primary,
-                 x: Double = 100, y: Double = 100, width: Double = 200, height: Double = 40, quality: Int = 3) -> BarcodeReading {
+    func reading(
+        _ symbology: BarcodeSymbology, _ payload: String, engine: BarcodeReading.Engine,
+        pass: BarcodeReading.Pass = .primary,
+        x: Double = 100, y: Double = 100, width: Double = 200, height: Double = 40, quality: Int = 3
+    ) -> BarcodeReading {
         let corners = BoundingBox(x: x, y: y, width: width, height: height).corners
-        return BarcodeReading(symbology: symbology, bytes: Array(payload.utf8), text: engine == .zxing ? payload : nil, corners: corners,
-                              inverted: false, engine: engine, pass: pass, quality: engine == .zbar ? quality : 0)
+        return BarcodeReading(
+            symbology: symbology, bytes: Array(payload.utf8), text: engine == .zxing ? payload : nil, corners: corners,
+            inverted: false, engine: engine, pass: pass, quality: engine == .zbar ? quality : 0)
     }
 
     let all = Set(BarcodeSymbology.all)
 
     @Test func agreementIsOneObservationWithBothEngines() {
-        let fused = BarcodeFusion.fuse(zxing: [reading(.ean13, "9780201379624", engine: .zxing)],
-                                       zbar: [reading(.ean13, "9780201379624", engine: .zbar)], wanted: all)
+        let fused = BarcodeFusion.fuse(
+            zxing: [reading(.ean13, "9780201379624", engine: .zxing)],
+            zbar: [reading(.ean13, "9780201379624", engine: .zbar)], wanted: all)
         #expect(fused.count == 1)
         #expect(fused.first?.engines == ["zbar", "zxing"])
         #expect(fused.first?.confidence == 1)
@@ -127,8 +143,9 @@ struct BarcodeFusionTests {
 
     @Test func aDisagreementIsSettledByTheCheckDigitNeverByReportingBoth() {
         // ZBar's reading has the valid check digit; zxing-cpp's (made up here) does not.
-        let fused = BarcodeFusion.fuse(zxing: [reading(.ean13, "9780201379625", engine: .zxing)],
-                                       zbar: [reading(.ean13, "9780201379624", engine: .zbar)], wanted: all)
+        let fused = BarcodeFusion.fuse(
+            zxing: [reading(.ean13, "9780201379625", engine: .zxing)],
+            zbar: [reading(.ean13, "9780201379624", engine: .zbar)], wanted: all)
         #expect(fused.map(\.payload) == ["9780201379624"])
         #expect(fused.first?.engines == ["zbar"])
         #expect(fused.first?.confidence == BarcodeFusion.settledConfidence)
@@ -136,7 +153,8 @@ struct BarcodeFusionTests {
 
     @Test func anInvalidSingleReadingIsNotReported() {
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [reading(.ean8, "12345678", engine: .zbar)], wanted: all).isEmpty)
-        #expect(BarcodeFusion.fuse(zxing: [], zbar: [reading(.ean8, "96385074", engine: .zbar)], wanted: all).count == 1)
+        #expect(
+            BarcodeFusion.fuse(zxing: [], zbar: [reading(.ean8, "96385074", engine: .zbar)], wanted: all).count == 1)
     }
 
     @Test func aStrayAddOnIsDroppedAndOneBesideItsSymbolIsAttached() {
@@ -154,7 +172,9 @@ struct BarcodeFusionTests {
         let inverted = reading(.code39, "ABC123", engine: .zbar, pass: .inverted)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [inverted], wanted: all).isEmpty)
         let primary = reading(.code39, "ABC123", engine: .zbar)
-        #expect(BarcodeFusion.fuse(zxing: [], zbar: [primary], wanted: all).first?.confidence == BarcodeFusion.uncheckedConfidence)
+        #expect(
+            BarcodeFusion.fuse(zxing: [], zbar: [primary], wanted: all).first?.confidence
+                == BarcodeFusion.uncheckedConfidence)
         // Self-checking symbologies from an extra pass are kept.
         let qr = reading(.qr, "hello", engine: .zbar, pass: .rotated)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [qr], wanted: all).count == 1)
@@ -163,13 +183,16 @@ struct BarcodeFusionTests {
     @Test func aWeakReadingOfAnotherPayloadAlongTheSameSymbolIsAMisread() {
         // ZBar on a blurred book EAN-13 pasted into a 10 MP photo: 63 scan lines read the right
         // value, 2 lines 42 px below read another valid one. In either order, the strong one stands.
-        let strong = reading(.ean13, "9780804816632", engine: .zbar, x: 2599, y: 1626, width: 305, height: 80, quality: 63)
+        let strong = reading(
+            .ean13, "9780804816632", engine: .zbar, x: 2599, y: 1626, width: 305, height: 80, quality: 63)
         let weak = reading(.ean13, "9780204816638", engine: .zbar, x: 2590, y: 1748, width: 324, height: 6, quality: 2)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, weak], wanted: all).map(\.payload) == ["9780804816632"])
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [weak, strong], wanted: all).map(\.payload) == ["9780804816632"])
         // Two codes side by side on one row, or one far below the other, stay two.
-        let beside = reading(.ean13, "9780201379624", engine: .zbar, x: 3000, y: 1626, width: 305, height: 80, quality: 2)
-        let below = reading(.ean13, "9780201379624", engine: .zbar, x: 2599, y: 1900, width: 305, height: 80, quality: 2)
+        let beside = reading(
+            .ean13, "9780201379624", engine: .zbar, x: 3000, y: 1626, width: 305, height: 80, quality: 2)
+        let below = reading(
+            .ean13, "9780201379624", engine: .zbar, x: 2599, y: 1900, width: 305, height: 80, quality: 2)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, beside], wanted: all).count == 2)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [strong, below], wanted: all).count == 2)
     }
@@ -192,7 +215,7 @@ struct BarcodeFusionTests {
     }
 
     @Test func shiftJISBytesOnlyZBarSawAreDecoded() {
-        let bytes: [UInt8] = [0x82, 0xB1, 0x82, 0xF1, 0x82, 0xC9, 0x82, 0xBF, 0x82, 0xCD] // こんにちは
+        let bytes: [UInt8] = [0x82, 0xB1, 0x82, 0xF1, 0x82, 0xC9, 0x82, 0xBF, 0x82, 0xCD]  // こんにちは
         #expect(BarcodePayloadText.decode(bytes) == "こんにちは")
         #expect(BarcodePayloadText.decode([0x47, 0x72, 0xFC, 0xDF, 0x65]) == "Grüße")
         #expect(BarcodePayloadText.decode(Array("plain".utf8)) == "plain")

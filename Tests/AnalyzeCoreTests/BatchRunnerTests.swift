@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -12,8 +13,10 @@ struct BatchRunnerTests {
         for jobs in [1, 3] {
             let out = try Fixture.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: out) }
-            _ = try BatchRunner(sources: InputCollector.collect(inputs), requests: .all,
-                                output: OutputOptions(directory: out, writePNG: false, writeSVG: false), jobs: jobs).run()
+            _ = try BatchRunner(
+                sources: InputCollector.collect(inputs), requests: .all,
+                output: OutputOptions(directory: out, writePNG: false, writeSVG: false), jobs: jobs
+            ).run()
             var files: [String: Data] = [:]
             for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
                 files[name] = try Data(contentsOf: out.appendingPathComponent(name))
@@ -29,7 +32,7 @@ struct BatchRunnerTests {
     /// executable's side).
     @Test func glibcsMallocIsRecognised() {
         #if os(Linux)
-        #expect(ProcessMemory.mallocIsGlibcs)
+            #expect(ProcessMemory.mallocIsGlibcs)
         #endif
     }
 
@@ -37,12 +40,18 @@ struct BatchRunnerTests {
     /// image data (where libtiff and many scanners put it): offset 8 + `dataBytes`.
     static func tiffWithTrailingDirectory(width: UInt16, height: UInt32, dataBytes: Int) -> [UInt8] {
         func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-        func entry(_ tag: UInt16, short value: UInt16) -> [UInt8] { be16(tag) + be16(3) + be32(1) + be16(value) + [0, 0] }
+        func be32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+        }
+        func entry(_ tag: UInt16, short value: UInt16) -> [UInt8] {
+            be16(tag) + be16(3) + be32(1) + be16(value) + [0, 0]
+        }
         func entry(_ tag: UInt16, long value: UInt32) -> [UInt8] { be16(tag) + be16(4) + be32(1) + be32(value) }
-        let entries = [entry(256, short: width), entry(257, long: height), entry(258, short: 8), entry(259, short: 1),
-                       entry(262, short: 1), entry(273, long: 8), entry(277, short: 1), entry(278, long: height),
-                       entry(279, long: UInt32(dataBytes))]
+        let entries = [
+            entry(256, short: width), entry(257, long: height), entry(258, short: 8), entry(259, short: 1),
+            entry(262, short: 1), entry(273, long: 8), entry(277, short: 1), entry(278, long: height),
+            entry(279, long: UInt32(dataBytes)),
+        ]
         return [0x4D, 0x4D, 0x00, 0x2A] + be32(UInt32(8 + dataBytes)) + [UInt8](repeating: 0x80, count: dataBytes)
             + be16(UInt16(entries.count)) + entries.flatMap { $0 } + be32(0)
     }
@@ -57,13 +66,17 @@ struct BatchRunnerTests {
         try Data(Self.tiffWithTrailingDirectory(width: 3000, height: 2000, dataBytes: 70_000)).write(to: page)
         #expect(ImageHeader.reading(page.path) == ImageHeader(width: 3000, height: 2000))
         #expect(ImageHeader(parsing: RegularFile.head(page.path, count: 65_536) ?? []) == nil)
-        try FileManager.default.copyItem(atPath: Fixture.path("samples/gift-card.jpg"), toPath: dir.appendingPathComponent("card.jpg").path)
-        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: dir.appendingPathComponent("qr.png").path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("samples/gift-card.jpg"), toPath: dir.appendingPathComponent("card.jpg").path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("barcodes/qr-hello.png"), toPath: dir.appendingPathComponent("qr.png").path)
         let sources = InputCollector.collect([dir.path])
         let order = BatchRunner.largestFirst(sources).map { URL(fileURLWithPath: sources[$0].path).lastPathComponent }
         #expect(order.first == "page.tif", "\(order)")
         // Its directory within the head, the same header; a directory offset past the end, none.
-        #expect(ImageHeader(parsing: Self.tiffWithTrailingDirectory(width: 640, height: 480, dataBytes: 100)) == ImageHeader(width: 640, height: 480))
+        #expect(
+            ImageHeader(parsing: Self.tiffWithTrailingDirectory(width: 640, height: 480, dataBytes: 100))
+                == ImageHeader(width: 640, height: 480))
         var cut = Self.tiffWithTrailingDirectory(width: 640, height: 480, dataBytes: 100)
         cut.removeLast(40)
         #expect(ImageHeader(parsing: cut) == ImageHeader(width: 640, height: 480))
@@ -78,9 +91,12 @@ struct BatchRunnerTests {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))
         let image = try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 1 << 30)
         func analysed(idleWorkers: IdleWorkers?) -> ImageAnalysis {
-            var analysis = ImageAnalysis(file: "product-label.png", orientation: 1, width: image.width, height: image.height)
+            var analysis = ImageAnalysis(
+                file: "product-label.png", orientation: 1, width: image.width, height: image.height)
             var timings = StageTimings()
-            ImageRequestHandler.perform(requests, on: image, engines: WorkerEngines(), into: &analysis, timings: &timings, idleWorkers: idleWorkers)
+            ImageRequestHandler.perform(
+                requests, on: image, engines: WorkerEngines(), into: &analysis, timings: &timings,
+                idleWorkers: idleWorkers)
             #expect(Set(timings.seconds.keys) == Set(requests.kinds.map(\.rawValue)))
             return analysis
         }
@@ -90,7 +106,7 @@ struct BatchRunnerTests {
         let helperEngines = DisjointShare(WorkerEngines())
         let helper = DispatchGroup()
         DispatchQueue.global().async(group: helper) { idle.serve(engines: helperEngines.value, tookImages: false) }
-        for _ in 0 ..< 1000 where idle.available == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        for _ in 0..<1000 where idle.available == 0 { Thread.sleep(forTimeInterval: 0.01) }
         #expect(idle.available == 1)
         let shared = analysed(idleWorkers: idle)
         // The image worker has no image left: the helper ends.
@@ -102,27 +118,34 @@ struct BatchRunnerTests {
     }
 
     @Test func inputsWithTheSameStemDoNotOverwriteEachOther() throws {
-        let a = try Fixture.temporaryDirectory(), b = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory()
+        let a = try Fixture.temporaryDirectory(), b = try Fixture.temporaryDirectory(),
+            out = try Fixture.temporaryDirectory()
         defer { for d in [a, b, out] { try? FileManager.default.removeItem(at: d) } }
-        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: a.appendingPathComponent("x.png").path)
-        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/code128.png"), toPath: b.appendingPathComponent("x.png").path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("barcodes/qr-hello.png"), toPath: a.appendingPathComponent("x.png").path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("barcodes/code128.png"), toPath: b.appendingPathComponent("x.png").path)
         let sources = InputCollector.collect([a.path, b.path])
         #expect(Set(sources.map(\.outputName)).count == 2)
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]),
-                                       output: OutputOptions(directory: out), jobs: 2).run()
+        let outcomes = try BatchRunner(
+            sources: sources, requests: RequestSet([BarcodeRequest()]),
+            output: OutputOptions(directory: out), jobs: 2
+        ).run()
         let payloads = Set(outcomes.compactMap { $0.analysis?.barcodes?.first?.payload })
         #expect(payloads == ["Hello, analyze!", "ANALYZE-128"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") }.count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") }.count == 2)
     }
 
     @Test func collectsImagesFromFoldersInSortedOrder() {
         let sources = InputCollector.collect([Fixture.path("orientation")])
-        #expect(sources.map(\.outputName) == (1 ... 8).map { "orient-\($0)" } + ["orient-invalid", "upright"])
+        #expect(sources.map(\.outputName) == (1...8).map { "orient-\($0)" } + ["orient-invalid", "upright"])
     }
 
     @Test func outcomesComeBackInInputOrderWithTimings() throws {
         let sources = InputCollector.collect([Fixture.path("barcodes")])
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]), output: nil, jobs: 2).run()
+        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest()]), output: nil, jobs: 2)
+            .run()
         #expect(outcomes.map(\.source) == sources)
         #expect(outcomes.allSatisfy { ($0.timings.seconds["decode"] ?? 0) > 0 })
     }

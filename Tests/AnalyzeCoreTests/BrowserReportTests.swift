@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -8,7 +9,9 @@ import Testing
 /// checks the DOM after the page's script ran.
 @Suite("The report in a real browser")
 struct BrowserReportTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test func theReportShowsCardsAndHostilePayloadsAsTextAndRunsNoInjectedScript() throws {
         let browser = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")
@@ -17,13 +20,20 @@ struct BrowserReportTests {
         let inputs = [Fixture.path("barcodes"), Fixture.path("text/hostile-text.png"), Fixture.path("bad/empty.jpg")]
         let requests = RequestSet([BarcodeRequest(), TextRequest()])
         let sources = InputCollector.collect(inputs)
-        let outcomes = try BatchRunner(sources: sources, requests: requests, output: OutputOptions(directory: out), jobs: 2).run()
-        try RunReport.write(RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()), to: out, shard: nil)
+        let outcomes = try BatchRunner(
+            sources: sources, requests: requests, output: OutputOptions(directory: out), jobs: 2
+        ).run()
+        try RunReport.write(
+            RunSummary(requests: requests, checks: [], entries: outcomes.map(\.digest), timings: StageTimings()),
+            to: out, shard: nil)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=3000",
-                             "--user-data-dir=\(out.path)/.chromium", "--dump-dom", out.appendingPathComponent("index.html").absoluteString]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=3000",
+            "--user-data-dir=\(out.path)/.chromium", "--dump-dom",
+            out.appendingPathComponent("index.html").absoluteString,
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -53,13 +63,19 @@ struct BrowserReportTests {
         _ = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try CommandLineTests().run([Fixture.path("samples"), Fixture.path("barcodes"), Fixture.path("bad/empty.jpg"),
-                                              "--barcodes", "--text", "-q", "-o", out.path])
-        #expect(run.status == 1) // the empty file
+        let run = try CommandLineTests().run([
+            Fixture.path("samples"), Fixture.path("barcodes"), Fixture.path("bad/empty.jpg"),
+            "--barcodes", "--text", "-q", "-o", out.path,
+        ])
+        #expect(run.status == 1)  // the empty file
         // "page 1 of 1" is the printed page's last line: beyond the card's five-line preview.
         // The gift card's detail view: its photo under the SVG overlay, the barcodes layer alone, all again.
-        let result = try runScript("report-browser-check", [out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1",
-                                                            "--detail", "gift-card.jpg", "--layer", "barcodes"])
+        let result = try runScript(
+            "report-browser-check",
+            [
+                out.path, "--width", "400", "--search", "page 1 of 1", "--expect", "1",
+                "--detail", "gift-card.jpg", "--layer", "barcodes",
+            ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.components(separatedBy: "PASS ").count - 1 == 15, "\(result.output)")
     }

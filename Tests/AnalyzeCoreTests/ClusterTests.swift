@@ -14,10 +14,15 @@ struct ClusterTests {
         let input = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: input) }
         for folder in ["barcodes", "samples", "rects", "text", "orientation", "bad"] {
-            try FileManager.default.copyItem(atPath: Fixture.path(folder), toPath: input.appendingPathComponent(folder).path)
+            try FileManager.default.copyItem(
+                atPath: Fixture.path(folder), toPath: input.appendingPathComponent(folder).path)
         }
-        let result = try runProgram("/bin/bash", [Self.scripts.appendingPathComponent("slurm-test").path,
-                                                  CommandLineTests.binary.path, input.path])
+        let result = try runProgram(
+            "/bin/bash",
+            [
+                Self.scripts.appendingPathComponent("slurm-test").path,
+                CommandLineTests.binary.path, input.path,
+            ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("merged: the same summary as a single run"))
         #expect(result.output.contains("analysed the rest"))
@@ -27,7 +32,8 @@ struct ClusterTests {
     /// The README's Kubernetes Indexed Job is a valid `batch/v1` Job (strict: no unknown field), checked
     /// offline against the API's JSON schemas by PyPI's kubernetes-validate.
     @Test func theReadmeKubernetesJobIsValid() throws {
-        let result = try runProgram("/bin/bash", [Self.scripts.appendingPathComponent("kubernetes-validate").path, "--readme"])
+        let result = try runProgram(
+            "/bin/bash", [Self.scripts.appendingPathComponent("kubernetes-validate").path, "--readme"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("passed for resource job/analyze-photos"))
     }

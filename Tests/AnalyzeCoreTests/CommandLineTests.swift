@@ -1,6 +1,7 @@
 import CHeif
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -15,7 +16,8 @@ struct CommandLineTests {
     }
 
     static var binary: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("analyze")
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("analyze")
         if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
         return Fixture.root.deletingLastPathComponent().appendingPathComponent(".build/debug/analyze")
     }
@@ -25,7 +27,9 @@ struct CommandLineTests {
         process.executableURL = Self.binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -33,8 +37,9 @@ struct CommandLineTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func writesPNGSVGAndJSONPerImageAndExitsZero() throws {
@@ -45,7 +50,11 @@ struct CommandLineTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         // The annotated image of a JPEG photo is a JPEG, of a PNG scan a PNG (--annotated-format auto).
         let images = ["gift-card": "jpg", "printed-page": "png", "product-label": "png", "receipt-exif6": "jpg"]
-        #expect(files == (images.flatMap { ["\($0.key).json", "\($0.key).\($0.value)", "\($0.key).svg"] } + ["index.html", "summary.json"]).sorted())
+        #expect(
+            files
+                == (images.flatMap { ["\($0.key).json", "\($0.key).\($0.value)", "\($0.key).svg"] } + [
+                    "index.html", "summary.json",
+                ]).sorted())
         // One line per image on stderr, plus the summary.
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 4)
         #expect(result.stderr.contains("ean13 \"5901234123457\""))
@@ -54,8 +63,10 @@ struct CommandLineTests {
     @Test func reportsEachBadFileAndExitsOne() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try run([Fixture.path("bad"), Fixture.path("barcodes/qr-hello.png"), "/no/such/file.jpg",
-                              "--barcodes", "-o", out.path])
+        let result = try run([
+            Fixture.path("bad"), Fixture.path("barcodes/qr-hello.png"), "/no/such/file.jpg",
+            "--barcodes", "-o", out.path,
+        ])
         #expect(result.status == 1)
         let failures = result.stderr.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
         #expect(failures.count == 6)
@@ -66,7 +77,9 @@ struct CommandLineTests {
         #expect(files.sorted() == ["index.html", "qr-hello.json", "qr-hello.png", "qr-hello.svg", "summary.json"])
     }
 
-    @Test(arguments: [["--symbologies", "telepen", "x.png"], ["--jobs", "0", "x.png"], [], ["--no-such-flag", "x.png"]])
+    @Test(arguments: [
+        ["--symbologies", "telepen", "x.png"], ["--jobs", "0", "x.png"], [], ["--no-such-flag", "x.png"],
+    ])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
@@ -91,8 +104,10 @@ struct CommandLineTests {
     @Test func annotatedImagesCanBeForcedToAFormatAndScaledDown() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try run([Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
-                              "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path])
+        let result = try run([
+            Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
+            "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path,
+        ])
         #expect(result.status == 0)
         for name in ["gift-card.jpg", "printed-page.jpg"] {
             let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(name)))
@@ -101,14 +116,20 @@ struct CommandLineTests {
             #expect(max(header.width, header.height) == 200)
         }
         // The JSON keeps full-size coordinates, and the report links the files that exist.
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("printed-page.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("printed-page.json")))
+            as? [String: Any]
         #expect(json?["width"] as? Int == 820)
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(html.contains("href=\"printed-page.jpg\"") && !html.contains("href=\"printed-page.png\""))
         // --resume finds them: nothing is redone.
-        let again = try run([Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
-                             "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path, "--resume"])
-        #expect(again.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") && $0.contains("up to date (resumed)") }.count == 2)
+        let again = try run([
+            Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/printed-page.png"), "--barcodes",
+            "--annotated-format", "jpg", "--annotated-max-side", "200", "-o", out.path, "--resume",
+        ])
+        #expect(
+            again.stderr.split(separator: "\n").filter { $0.hasPrefix("ok ") && $0.contains("up to date (resumed)") }
+                .count == 2)
     }
 
     /// A first hour's mistakes are usage errors that say what is wrong, with the right usage, and
@@ -118,26 +139,37 @@ struct CommandLineTests {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let typo = try run(["photos"], in: folder)
-        #expect(typo.status == 2 && typo.stderr.contains("no such file, folder or device: photos") && typo.stderr.contains("Usage: analyze "))
+        #expect(
+            typo.status == 2 && typo.stderr.contains("no such file, folder or device: photos")
+                && typo.stderr.contains("Usage: analyze "))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a typo left outputs behind")
         let camera = try run(["/dev/video97", "-o", folder.appendingPathComponent("out").path])
         #expect(camera.status == 2 && camera.stderr.contains("no such file, folder or device: /dev/video97"))
         let help = try run(["help", "nosuch"])
         #expect(help.status == 2 && help.stderr.contains("no such subcommand 'nosuch'"))
         let report = try run(["report", "/nonexistent-folder"])
-        #expect(report.status == 2 && report.stderr.contains("no such folder") && report.stderr.contains("Usage: analyze report"))
+        #expect(
+            report.status == 2 && report.stderr.contains("no such folder")
+                && report.stderr.contains("Usage: analyze report"))
     }
 
     @Test func helpExplainsEveryFlag() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
-        for flag in ["--rects", "--min-aspect-ratio", "--max-aspect-ratio", "--quadrature-tolerance", "--min-size", "--min-confidence",
-                     "--max-rects", "--rectify", "--faces", "--landmarks", "--face-detector", "--face-model", "--min-face-confidence",
-                     "--barcodes", "--text", "--symbologies", "--characters", "--languages", "--min-text-confidence", "--jobs", "--output",
-                     "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid", "--junit",
-                     "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status",
-                     "--objects", "--min-object-confidence", "--classify", "--max-labels", "--min-label-confidence", "--model",
-                     "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence", "--max-file-bytes", "--annotated-format", "--annotated-max-side"] {
+        for flag in [
+            "--rects", "--min-aspect-ratio", "--max-aspect-ratio", "--quadrature-tolerance", "--min-size",
+            "--min-confidence",
+            "--max-rects", "--rectify", "--faces", "--landmarks", "--face-detector", "--face-model",
+            "--min-face-confidence",
+            "--barcodes", "--text", "--symbologies", "--characters", "--languages", "--min-text-confidence", "--jobs",
+            "--output",
+            "--max-pixels", "--no-png", "--no-svg", "--no-json", "--quiet", "--jsonl", "--require", "--forbid",
+            "--junit",
+            "--files-from", "--resume", "--shard", "analyze report", "analyze models", "Exit status",
+            "--objects", "--min-object-confidence", "--classify", "--max-labels", "--min-label-confidence", "--model",
+            "--labels", "--model-config", "--model-input", "--model-preprocessing", "--model-min-confidence",
+            "--max-file-bytes", "--annotated-format", "--annotated-max-side",
+        ] {
             #expect(result.stdout.contains(flag), "help lacks \(flag)")
         }
     }
@@ -158,20 +190,30 @@ struct CommandLineTests {
         }
         known.subtract(["--help", "--version"])
         #expect(known.count > 60)
-        let readme = try String(contentsOf: Fixture.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: Fixture.root.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `-") }
         let described = rows.reduce(into: Set<String>()) { $0.formUnion(flags($1)) }
         let leading = rows.reduce(into: Set<String>()) { $0.formUnion(flags($1.split(separator: "|").first ?? "")) }
-        #expect(known.subtracting(described).isEmpty, "flags missing from the README's tables: \(known.subtracting(described).sorted())")
-        #expect(leading.subtracting(known).isEmpty, "README rows for flags the parser does not know: \(leading.subtracting(known).sorted())")
+        #expect(
+            known.subtracting(described).isEmpty,
+            "flags missing from the README's tables: \(known.subtracting(described).sorted())")
+        #expect(
+            leading.subtracting(known).isEmpty,
+            "README rows for flags the parser does not know: \(leading.subtracting(known).sorted())")
     }
 
     @Test func restrictsSymbologiesFromTheCommandLine() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try run([Fixture.path("samples/gift-card.jpg"), "--barcodes", "--symbologies", "qr", "-o", out.path, "--no-png", "--no-svg"])
+        let result = try run([
+            Fixture.path("samples/gift-card.jpg"), "--barcodes", "--symbologies", "qr", "-o", out.path, "--no-png",
+            "--no-svg",
+        ])
         #expect(result.status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("gift-card.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("gift-card.json")))
+            as? [String: Any]
         let codes = try #require(json?["barcodes"] as? [[String: Any]])
         #expect(codes.map { $0["symbology"] as? String } == ["qr"])
         #expect(json?["text"] == nil)
@@ -179,7 +221,9 @@ struct CommandLineTests {
 
     /// What the dynamic loader did during one run of `arguments`: its `LD_DEBUG` log of `debug` (`files`:
     /// the libraries it loaded; `bindings`: the symbols it bound), written into `out` under `name`.
-    func loaderLog(_ name: String, _ arguments: [String], debug: String = "files", logsIn out: URL) throws -> (status: Int32, log: String) {
+    func loaderLog(_ name: String, _ arguments: [String], debug: String = "files", logsIn out: URL) throws -> (
+        status: Int32, log: String
+    ) {
         let log = out.appendingPathComponent("ld-\(name)")
         let result = try run(arguments, environment: ["LD_DEBUG": debug, "LD_DEBUG_OUTPUT": log.path])
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("ld-\(name).") }
@@ -199,13 +243,15 @@ struct CommandLineTests {
         for library in [tesseract, curl, heif, de265] { #expect(!version.log.contains(library), "\(library)") }
 
         let page = Fixture.path("samples/printed-page.png")
-        let rects = try loaderLog("rects", [page, "--rects", "--barcodes", "-o", out.appendingPathComponent("rects").path], logsIn: out)
+        let rects = try loaderLog(
+            "rects", [page, "--rects", "--barcodes", "-o", out.appendingPathComponent("rects").path], logsIn: out)
         #expect(rects.status == 0)
         #expect(!rects.log.contains(tesseract) && !rects.log.contains(heif))
 
         let photo = out.appendingPathComponent("IMG_0001.HEIC")
         try Data(try HEIFTests.heic(try HEIFTests.upright(), orientation: heif_orientation_normal)).write(to: photo)
-        let heic = try loaderLog("heic", [photo.path, "--rects", "-o", out.appendingPathComponent("heic").path], logsIn: out)
+        let heic = try loaderLog(
+            "heic", [photo.path, "--rects", "-o", out.appendingPathComponent("heic").path], logsIn: out)
         #expect(heic.status == 0)
         #expect(heic.log.contains(heif) && !heic.log.contains(tesseract))
 
@@ -223,8 +269,12 @@ struct CommandLineTests {
     @Test func theExecutableNeverCallsGlibcsMallocTrim() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try loaderLog("trim", [Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/ean13.png"), Fixture.path("samples"),
-                                               "--rects", "--jobs", "2", "-o", out.appendingPathComponent("trim").path], debug: "bindings", logsIn: out)
+        let run = try loaderLog(
+            "trim",
+            [
+                Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/ean13.png"), Fixture.path("samples"),
+                "--rects", "--jobs", "2", "-o", out.appendingPathComponent("trim").path,
+            ], debug: "bindings", logsIn: out)
         #expect(run.status == 0)
         #expect(run.log.contains("normal symbol"), "LD_DEBUG had no effect")
         #expect(!run.log.contains("`malloc_trim'"))
@@ -246,8 +296,12 @@ struct CommandLineTests {
         #expect(version.log.contains("libopencv_core"), "LD_DEBUG had no effect")
         #expect(!version.log.contains(codecs))
 
-        let photos = try loaded("photos", [Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/product-label.png"), "--barcodes",
-                                           "-o", out.appendingPathComponent("photos").path])
+        let photos = try loaded(
+            "photos",
+            [
+                Fixture.path("samples/gift-card.jpg"), Fixture.path("samples/product-label.png"), "--barcodes",
+                "-o", out.appendingPathComponent("photos").path,
+            ])
         #expect(photos.status == 0)
         #expect(!photos.log.contains(codecs))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("photos/gift-card.jpg").path))
@@ -267,16 +321,22 @@ struct CommandLineCITests {
     @Test func jsonlPrintsOneObjectPerImageAndRequireFailsTheRun() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try cli.run([Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/none.png"), Fixture.path("bad/empty.jpg"),
-                                  "--jsonl", "--require", "barcodes", "-o", out.path, "--junit", out.appendingPathComponent("junit.xml").path])
+        let result = try cli.run([
+            Fixture.path("barcodes/qr-hello.png"), Fixture.path("barcodes/none.png"), Fixture.path("bad/empty.jpg"),
+            "--jsonl", "--require", "barcodes", "-o", out.path, "--junit", out.appendingPathComponent("junit.xml").path,
+        ])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(objects.filter { $0["error"] != nil }.count == 1)
         let hello = try #require(objects.first { ($0["file"] as? String)?.hasSuffix("qr-hello.png") == true })
         // The line holds the same content as the image's JSON file.
-        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("qr-hello.json"))) as? NSDictionary
+        let file =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("qr-hello.json")))
+            as? NSDictionary
         #expect(NSDictionary(dictionary: hello) == file)
         #expect(result.stderr.contains("--require barcodes: no barcodes found"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
@@ -294,25 +354,34 @@ struct CommandLineCITests {
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
         try process.run()
-        input.fileHandleForWriting.write(Data("\(Fixture.path("barcodes/qr-hello.png"))\n\n\(Fixture.path("barcodes/code128.png"))\n".utf8))
+        input.fileHandleForWriting.write(
+            Data("\(Fixture.path("barcodes/qr-hello.png"))\n\n\(Fixture.path("barcodes/code128.png"))\n".utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let jsons = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") && $0 != "summary.json" }
+        let jsons = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            $0.hasSuffix(".json") && $0 != "summary.json"
+        }
         #expect(jsons.sorted() == ["code128.json", "qr-hello.json"])
     }
 
     @Test func shardsOnTheCommandLineMergeIntoOneReport() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        for k in 0 ..< 3 {
-            let result = try cli.run([Fixture.path("barcodes"), "--barcodes", "--shard", "\(k)/3", "-o", out.path, "--no-png", "--no-svg", "--quiet"])
+        for k in 0..<3 {
+            let result = try cli.run([
+                Fixture.path("barcodes"), "--barcodes", "--shard", "\(k)/3", "-o", out.path, "--no-png", "--no-svg",
+                "--quiet",
+            ])
             #expect(result.status == 0)
-            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.shard-\(k)-of-3.json").path))
+            #expect(
+                FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.shard-\(k)-of-3.json").path))
         }
         let merged = try cli.run(["report", out.path])
         #expect(merged.status == 0, "\(merged.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json")))
+                as? [String: Any])
         let images = try #require(summary["images"] as? [String: Any])
         #expect(images["total"] as? Int == InputCollector.collect([Fixture.path("barcodes")]).count)
         #expect(try cli.run(["report", "/nonexistent-folder"]).status == 2)
@@ -327,7 +396,9 @@ struct InterruptTests {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         // Enough work that the interrupt lands mid-run.
-        let inputs = [Fixture.path("samples"), Fixture.path("orientation"), Fixture.path("rects"), Fixture.path("text")]
+        let inputs = [
+            Fixture.path("samples"), Fixture.path("orientation"), Fixture.path("rects"), Fixture.path("text"),
+        ]
         process.arguments = inputs + ["--barcodes", "--text", "--rects", "-o", out.path, "--jobs", "2", "--quiet"]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -339,7 +410,9 @@ struct InterruptTests {
         if process.terminationReason == .exit && process.terminationStatus == 130 {
             // Whatever was written is complete: every JSON parses.
             for name in files where name.hasSuffix(".json") {
-                #expect((try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name)))) != nil)
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name)))) != nil
+                )
             }
         } else {
             // The run finished before the interrupt arrived; then it must have succeeded.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -17,21 +18,28 @@ struct CustomModelTests {
 
     @Test func aClassifierIsRecognisedByItsOutputsAndLabelsTheImage() throws {
         var models = ModelLocator(directories: [])
-        let request = try CustomModel.request(weights: try file("efficientnet-lite0.onnx"), configuration: nil, labels: try file("imagenet.names"),
-                                              inputWidth: 224, inputHeight: 224, preprocessing: .tf, minimumConfidence: nil, models: &models)
+        let request = try CustomModel.request(
+            weights: try file("efficientnet-lite0.onnx"), configuration: nil, labels: try file("imagenet.names"),
+            inputWidth: 224, inputHeight: 224, preprocessing: .tf, minimumConfidence: nil, models: &models)
         let classify = try #require(request as? ClassificationRequest)
         let source = ImageSource(path: try OpenCVSample.path("squirrel_cls.jpg"), outputName: "x")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([classify]), engines: WorkerEngines(models: models)).analysis
+        let analysis = try ImageRequestHandler(source: source).perform(
+            RequestSet([classify]), engines: WorkerEngines(models: models)
+        ).analysis
         #expect(analysis.classification?.first?.identifier == "fox squirrel")
     }
 
     @Test func aDarknetDetectorIsRecognisedAndFindsTheBall() throws {
         var models = ModelLocator(directories: [])
-        let request = try CustomModel.request(weights: try file("yolov4-tiny.weights"), configuration: try file("yolov4-tiny.cfg"), labels: try file("coco.names"),
-                                              inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
+        let request = try CustomModel.request(
+            weights: try file("yolov4-tiny.weights"), configuration: try file("yolov4-tiny.cfg"),
+            labels: try file("coco.names"),
+            inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
         let detect = try #require(request as? ObjectRequest)
         let source = ImageSource(path: try OpenCVSample.path("messi5.jpg"), outputName: "x")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([detect]), engines: WorkerEngines(models: models)).analysis
+        let analysis = try ImageRequestHandler(source: source).perform(
+            RequestSet([detect]), engines: WorkerEngines(models: models)
+        ).analysis
         #expect(analysis.objects?.contains { $0.identifier == "sports ball" } == true)
     }
 
@@ -39,20 +47,27 @@ struct CustomModelTests {
     /// ONNX Runtime at the input size given and finds what --objects finds.
     @Test func anAnchorFreeYOLORunsOnONNXRuntime() throws {
         var models = ModelLocator.standard  // where ONNX Runtime's library is
-        let request = try CustomModel.request(weights: try file("yolo11n.onnx"), configuration: nil, labels: try file("yolo11n.names"),
-                                              inputWidth: 640, inputHeight: 640, preprocessing: nil, minimumConfidence: nil, models: &models)
+        let request = try CustomModel.request(
+            weights: try file("yolo11n.onnx"), configuration: nil, labels: try file("yolo11n.names"),
+            inputWidth: 640, inputHeight: 640, preprocessing: nil, minimumConfidence: nil, models: &models)
         let detect = try #require(request as? ObjectRequest)
         #expect(detect.model.runtime == .onnxRuntime && detect.model.role == .detector && !detect.model.fitsByArea)
         let source = ImageSource(path: try OpenCVSample.path("messi5.jpg"), outputName: "x")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([detect]), engines: WorkerEngines(models: models)).analysis
+        let analysis = try ImageRequestHandler(source: source).perform(
+            RequestSet([detect]), engines: WorkerEngines(models: models)
+        ).analysis
         let objects = try #require(analysis.objects)
         #expect(objects.contains { $0.identifier == "sports ball" && $0.confidence > 0.6 })
         #expect(objects.filter { $0.identifier == "person" }.count >= 3)
         // The same on the command line, through the model's probe in a process of its own.
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let cli = try runProgram(CommandLineTests.binary.path, [try OpenCVSample.path("messi5.jpg"), "--model", try file("yolo11n.onnx"), "--labels",
-                                                                 try file("yolo11n.names"), "--model-input", "640x640", "-o", out.path, "--no-png", "--no-svg", "-q"])
+        let cli = try runProgram(
+            CommandLineTests.binary.path,
+            [
+                try OpenCVSample.path("messi5.jpg"), "--model", try file("yolo11n.onnx"), "--labels",
+                try file("yolo11n.names"), "--model-input", "640x640", "-o", out.path, "--no-png", "--no-svg", "-q",
+            ])
         #expect(cli.status == 0, "\(cli.output)")
         let json = try String(contentsOf: out.appendingPathComponent("messi5.json"), encoding: .utf8)
         #expect(json.contains("\"sports ball\""))
@@ -61,8 +76,9 @@ struct CustomModelTests {
     @Test func outputsThatAreNeitherAreRefusedWithTheirShapes() throws {
         var models = ModelLocator(directories: [])
         let error = try #require(throws: AnalysisError.self) {
-            _ = try CustomModel.request(weights: try file("centerface.onnx"), configuration: nil, labels: try file("coco.names"),
-                                        inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
+            _ = try CustomModel.request(
+                weights: try file("centerface.onnx"), configuration: nil, labels: try file("coco.names"),
+                inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
         }
         #expect(error.message.contains("cannot interpret") && error.message.contains("[1,10,104,104]"))
     }
@@ -70,14 +86,19 @@ struct CustomModelTests {
     @Test func labelsThatDoNotMatchTheClassesAreRefused() throws {
         var models = ModelLocator(directories: [])
         let error = try #require(throws: AnalysisError.self) {
-            _ = try CustomModel.request(weights: try file("yolov4-tiny.weights"), configuration: try file("yolov4-tiny.cfg"), labels: try file("imagenet.names"),
-                                        inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
+            _ = try CustomModel.request(
+                weights: try file("yolov4-tiny.weights"), configuration: try file("yolov4-tiny.cfg"),
+                labels: try file("imagenet.names"),
+                inputWidth: 416, inputHeight: 416, preprocessing: nil, minimumConfidence: nil, models: &models)
         }
         #expect(error.message.contains("80") && error.message.contains("1000"))
     }
 
     @Test func onTheCommandLineABadModelIsAUsageError() throws {
-        let result = try CommandLineTests().run([Fixture.path("samples/gift-card.jpg"), "--model", try file("centerface.onnx"), "--labels", try file("coco.names"), "-o", "/tmp/never-written"])
+        let result = try CommandLineTests().run([
+            Fixture.path("samples/gift-card.jpg"), "--model", try file("centerface.onnx"), "--labels",
+            try file("coco.names"), "-o", "/tmp/never-written",
+        ])
         #expect(result.status == 2 && result.stderr.contains("cannot interpret"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
         #expect(try CommandLineTests().run([Fixture.path("samples/gift-card.jpg"), "--model", "x.onnx"]).status == 2)
@@ -87,32 +108,38 @@ struct CustomModelTests {
     @Test(arguments: [("classifier", [1, 4], 4), ("detector", [1, 10, 7], 2)])
     func aModelThatOutputsNaNKillsNothing(role: String, shape: [Int], classes: Int) throws {
         let folder = try Fixture.temporaryDirectory()
-        let model = folder.appendingPathComponent("nan-\(role).onnx").path, labels = folder.appendingPathComponent("labels.txt").path
-        try Data((0 ..< classes).map { "class\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: labels))
+        let model = folder.appendingPathComponent("nan-\(role).onnx").path,
+            labels = folder.appendingPathComponent("labels.txt").path
+        try Data((0..<classes).map { "class\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: labels))
         let script = """
-        import sys, numpy as np, onnx
-        from onnx import helper, TensorProto, numpy_helper
-        shape = [int(v) for v in sys.argv[2].split(',')]
-        n = int(np.prod(shape))
-        inits = [numpy_helper.from_array(np.array([-1.0], np.float32), 'm1'), numpy_helper.from_array(np.ones((3, n), np.float32), 'w'),
-                 numpy_helper.from_array(np.array(shape, np.int64), 'shape')]
-        nodes = [helper.make_node('GlobalAveragePool', ['x'], ['g']), helper.make_node('Flatten', ['g'], ['f']),
-                 helper.make_node('Abs', ['f'], ['a']), helper.make_node('Sub', ['m1', 'a'], ['neg']),
-                 helper.make_node('Sqrt', ['neg'], ['nan']), helper.make_node('MatMul', ['nan', 'w'], ['mm']),
-                 helper.make_node('Reshape', ['mm', 'shape'], ['y'])]
-        graph = helper.make_graph(nodes, 'nan', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 32, 32])],
-                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, shape)], inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 11)])
-        m.ir_version = 6
-        onnx.save(m, sys.argv[1])
-        """
-        let made = try runProgram("/usr/bin/python3", ["-c", script, model, shape.map(String.init).joined(separator: ",")])
+            import sys, numpy as np, onnx
+            from onnx import helper, TensorProto, numpy_helper
+            shape = [int(v) for v in sys.argv[2].split(',')]
+            n = int(np.prod(shape))
+            inits = [numpy_helper.from_array(np.array([-1.0], np.float32), 'm1'), numpy_helper.from_array(np.ones((3, n), np.float32), 'w'),
+                     numpy_helper.from_array(np.array(shape, np.int64), 'shape')]
+            nodes = [helper.make_node('GlobalAveragePool', ['x'], ['g']), helper.make_node('Flatten', ['g'], ['f']),
+                     helper.make_node('Abs', ['f'], ['a']), helper.make_node('Sub', ['m1', 'a'], ['neg']),
+                     helper.make_node('Sqrt', ['neg'], ['nan']), helper.make_node('MatMul', ['nan', 'w'], ['mm']),
+                     helper.make_node('Reshape', ['mm', 'shape'], ['y'])]
+            graph = helper.make_graph(nodes, 'nan', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 32, 32])],
+                                      [helper.make_tensor_value_info('y', TensorProto.FLOAT, shape)], inits)
+            m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 11)])
+            m.ir_version = 6
+            onnx.save(m, sys.argv[1])
+            """
+        let made = try runProgram(
+            "/usr/bin/python3", ["-c", script, model, shape.map(String.init).joined(separator: ",")])
         try #require(made.status == 0, "python3-onnx (scripts/test installs it): \(made.output)")
         let out = try Fixture.temporaryDirectory()
-        let run = try CommandLineTests().run([Fixture.path("samples"), "--model", model, "--labels", labels, "--model-input", "32x32", "-o", out.path])
+        let run = try CommandLineTests().run([
+            Fixture.path("samples"), "--model", model, "--labels", labels, "--model-input", "32x32", "-o", out.path,
+        ])
         #expect(run.status == 0, "\(run.status): \(run.stderr.suffix(400))")
         for name in ["gift-card", "printed-page", "product-label", "receipt-exif6"] {
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name + ".json"))) as? [String: Any]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name + ".json")))
+                as? [String: Any]
             #expect(json?["errors"] == nil, "\(name).json: \(String(describing: json?["errors"]))")
         }
     }
@@ -123,27 +150,33 @@ struct CustomModelTests {
     /// error before any image is read (issue 35, item 4); nothing is written.
     @Test func aModelThatExplodesWhileLoadingIsRefused() throws {
         let folder = try Fixture.temporaryDirectory()
-        let model = folder.appendingPathComponent("expand.onnx").path, labels = folder.appendingPathComponent("labels.txt").path
+        let model = folder.appendingPathComponent("expand.onnx").path,
+            labels = folder.appendingPathComponent("labels.txt").path
         try Data("a\nb\n".utf8).write(to: URL(fileURLWithPath: labels))
         let script = """
-        import sys, numpy as np, onnx
-        from onnx import helper, TensorProto, numpy_helper
-        shape = numpy_helper.from_array(np.array([10000, 3, 224, 224], np.int64), 'shape')
-        graph = helper.make_graph([helper.make_node('Expand', ['x', 'shape'], ['y'])], 'bomb',
-                                  [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 224, 224])],
-                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, [10000, 3, 224, 224])], [shape])
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 13)])
-        m.ir_version = 7
-        onnx.save(m, sys.argv[1])
-        """
+            import sys, numpy as np, onnx
+            from onnx import helper, TensorProto, numpy_helper
+            shape = numpy_helper.from_array(np.array([10000, 3, 224, 224], np.int64), 'shape')
+            graph = helper.make_graph([helper.make_node('Expand', ['x', 'shape'], ['y'])], 'bomb',
+                                      [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 224, 224])],
+                                      [helper.make_tensor_value_info('y', TensorProto.FLOAT, [10000, 3, 224, 224])], [shape])
+            m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 13)])
+            m.ir_version = 7
+            onnx.save(m, sys.argv[1])
+            """
         let made = try runProgram("/usr/bin/python3", ["-c", script, model])
         try #require(made.status == 0, "python3-onnx (scripts/test installs it): \(made.output)")
         let out = folder.appendingPathComponent("out")
         let started = Date()
-        let run = try CommandLineTests().run([Fixture.path("samples/gift-card.jpg"), "--model", model, "--labels", labels, "--model-input", "224x224",
-                                              "-o", out.path])
-        #expect(run.status == 2 && run.stderr.contains("--model \(model): "), "\(run.status): \(run.stderr.suffix(400))")
-        #expect(run.stderr.contains("Failed to allocate") || run.stderr.contains("memory") || run.stderr.contains("refused"), "\(run.stderr.suffix(400))")
+        let run = try CommandLineTests().run([
+            Fixture.path("samples/gift-card.jpg"), "--model", model, "--labels", labels, "--model-input", "224x224",
+            "-o", out.path,
+        ])
+        #expect(
+            run.status == 2 && run.stderr.contains("--model \(model): "), "\(run.status): \(run.stderr.suffix(400))")
+        #expect(
+            run.stderr.contains("Failed to allocate") || run.stderr.contains("memory")
+                || run.stderr.contains("refused"), "\(run.stderr.suffix(400))")
         #expect(Date().timeIntervalSince(started) < CustomModel.probeTimeout + 30)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -11,8 +12,12 @@ struct DecoderTests {
     /// Every JPEG and PNG the tests have: the fixtures and the Debian photos, and the folders in
     /// `$ANALYZE_DECODER_CHECK` (colon-separated: to check other collections, e.g. ../shared).
     static func images() -> [String] {
-        let extra = ProcessInfo.processInfo.environment["ANALYZE_DECODER_CHECK"].map { $0.split(separator: ":").map(String.init) } ?? []
-        let folders = ["samples", "barcodes", "symbologies", "rects", "orientation", "text"].map(Fixture.path)
+        let extra =
+            ProcessInfo.processInfo.environment["ANALYZE_DECODER_CHECK"].map {
+                $0.split(separator: ":").map(String.init)
+            } ?? []
+        let folders =
+            ["samples", "barcodes", "symbologies", "rects", "orientation", "text"].map(Fixture.path)
             + [DebianPhoto.folder.path, OpenCVSample.folder.path] + extra
         return InputCollector.collect(folders).map(\.path).filter { path in
             let lower = path.lowercased()
@@ -30,7 +35,9 @@ struct DecoderTests {
             // image's warnings); an ICC profile does not change OpenCV's pixels, so the reference is
             // decoded without it and the test log stays free of "libpng warning: iCCP" lines.
             let reference = try OpenCVMat.decodeThroughOpenCV(Self.withoutICCProfile(bytes))
-            #expect(direct.width == reference.width && direct.height == reference.height && direct.channels == reference.channels, "\(path)")
+            #expect(
+                direct.width == reference.width && direct.height == reference.height
+                    && direct.channels == reference.channels, "\(path)")
             #expect(direct.packedPixels == reference.packedPixels, "\(path)")
         }
     }
@@ -44,8 +51,10 @@ struct DecoderTests {
         let (mat, warnings) = try OpenCVMat.decode(patched)
         #expect(mat.width == 264)
         #expect(warnings.contains { $0.hasPrefix("PNG: iCCP") }, "\(warnings)")
-        let analysis = try ImageRequestHandler(source: ImageSource(path: Fixture.path("barcodes/qr-hello.png"), outputName: "x"))
-            .perform(RequestSet([BarcodeRequest()]), engines: WorkerEngines(), bytes: patched).analysis
+        let analysis = try ImageRequestHandler(
+            source: ImageSource(path: Fixture.path("barcodes/qr-hello.png"), outputName: "x")
+        )
+        .perform(RequestSet([BarcodeRequest()]), engines: WorkerEngines(), bytes: patched).analysis
         #expect(analysis.warnings.contains { $0.hasPrefix("PNG: iCCP") })
         #expect(analysis.barcodes?.first?.payload == "Hello, analyze!")
     }
@@ -56,7 +65,7 @@ struct DecoderTests {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
-        let end = try #require((0 ..< jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
+        let end = try #require((0..<jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
         jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: end)
         try Data(jpeg).write(to: folder.appendingPathComponent("corrupt.jpg"))
         var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
@@ -65,7 +74,7 @@ struct DecoderTests {
         let astronaut = DebianPhoto.folder.appendingPathComponent("astronaut.png").path
         let out = folder.appendingPathComponent("out")
         let result = try CommandLineTests().run([folder.path, astronaut, "--barcodes", "-o", out.path, "--jobs", "2"])
-        #expect(result.status == 1) // the broken PNG fails; the batch goes on
+        #expect(result.status == 1)  // the broken PNG fails; the batch goes on
         for line in result.stderr.split(separator: "\n") {
             #expect(line.hasPrefix("ok ") || line.hasPrefix("FAIL ") || line.hasPrefix("analyze: "), "\(line)")
         }
@@ -79,18 +88,20 @@ struct DecoderTests {
     @Test func aCorruptJPEGsWarningIsTheImagesWarning() throws {
         // Garbage bytes before the end-of-image marker: libjpeg's "Corrupt JPEG data: N extraneous bytes".
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
-        let end = try #require((0 ..< jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
+        let end = try #require((0..<jpeg.count - 1).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD9 })
         jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: end)
         let (_, warnings) = try OpenCVMat.decode(jpeg)
         #expect(warnings.contains { $0.hasPrefix("JPEG: Corrupt JPEG data") }, "\(warnings)")
         // Sixteen identical warnings read as one line with their count.
-        #expect((Array(repeating: "JPEG: Corrupt JPEG data: premature end of data segment", count: 16) + ["other"]).collapsingRepeats()
-            == ["JPEG: Corrupt JPEG data: premature end of data segment (16 times)", "other"])
+        #expect(
+            (Array(repeating: "JPEG: Corrupt JPEG data: premature end of data segment", count: 16) + ["other"])
+                .collapsingRepeats()
+                == ["JPEG: Corrupt JPEG data: premature end of data segment (16 times)", "other"])
     }
 
     @Test func aBrokenPNGsErrorSaysWhatLibpngSaid() throws {
         var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
-        png[45] ^= 0xFF // inside the first IDAT: its CRC no longer matches
+        png[45] ^= 0xFF  // inside the first IDAT: its CRC no longer matches
         #expect {
             _ = try OpenCVMat.decode(png)
         } throws: { error in
@@ -113,18 +124,19 @@ struct DecoderTests {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let progressivePath = folder.appendingPathComponent("progressive.jpg").path
-        let made = try runProgram("/usr/bin/jpegtran", ["-progressive", "-outfile", progressivePath, Fixture.path("samples/gift-card.jpg")])
+        let made = try runProgram(
+            "/usr/bin/jpegtran", ["-progressive", "-outfile", progressivePath, Fixture.path("samples/gift-card.jpg")])
         #expect(made.status == 0, "\(made.output)")
         let baseline = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
         let progressive = [UInt8](try Data(contentsOf: URL(fileURLWithPath: progressivePath)))
-        let scans = (0 ..< progressive.count - 1).filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
+        let scans = (0..<progressive.count - 1).filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
         #expect(scans.count > 5)
         #expect(try OpenCVMat.decode(progressive).0.packedPixels == OpenCVMat.decode(baseline).0.packedPixels)
         // The last scan (up to the end-of-image marker) repeated: 600 scans in all.
         let last = try #require(scans.last)
-        let repeated = Array(progressive[last ..< progressive.count - 2])
+        let repeated = Array(progressive[last..<progressive.count - 2])
         var flood = Array(progressive[..<(progressive.count - 2)])
-        for _ in 0 ..< 600 - scans.count { flood += repeated }
+        for _ in 0..<600 - scans.count { flood += repeated }
         flood += [0xFF, 0xD9]
         #expect {
             _ = try OpenCVMat.decode(flood)
@@ -136,10 +148,10 @@ struct DecoderTests {
         guard png.count > 8, png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return png }
         var out = Array(png[..<8]), at = 8
         while at + 12 <= png.count {
-            let length = png[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) }
+            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
             let end = at + 12 + length
             guard length >= 0, end <= png.count else { break }
-            if Array(png[at + 4 ..< at + 8]) != Array("iCCP".utf8) { out += png[at ..< end] }
+            if Array(png[at + 4..<at + 8]) != Array("iCCP".utf8) { out += png[at..<end] }
             at = end
         }
         return out + png[min(at, png.count)...]
@@ -149,7 +161,8 @@ struct DecoderTests {
         let typeBytes = Array(type.utf8)
         let length = UInt32(data.count)
         let crc = CRC32.of(typeBytes + data)
-        return withUnsafeBytes(of: length.bigEndian, Array.init) + typeBytes + data + withUnsafeBytes(of: crc.bigEndian, Array.init)
+        return withUnsafeBytes(of: length.bigEndian, Array.init) + typeBytes + data
+            + withUnsafeBytes(of: crc.bigEndian, Array.init)
     }
 
     /// A zlib stream with one stored (uncompressed) block.
@@ -168,7 +181,7 @@ enum CRC32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
-            for _ in 0 ..< 8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -17,7 +18,9 @@ struct DeterminismTests {
     }
 
     func jsonByFile(_ sources: [ImageSource], jobs: Int) throws -> [String: [UInt8]] {
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([BarcodeRequest(), RectangleRequest()]), output: nil, jobs: jobs).run()
+        let outcomes = try BatchRunner(
+            sources: sources, requests: RequestSet([BarcodeRequest(), RectangleRequest()]), output: nil, jobs: jobs
+        ).run()
         return try outcomes.reduce(into: [:]) { result, outcome in
             if let analysis = outcome.analysis { result[outcome.source.path] = try JSONRenderer.encode(analysis) }
         }
@@ -32,7 +35,9 @@ struct DeterminismTests {
         #expect(shuffled == reference)
         // Each half alone, and the second half first.
         let half = sources.count / 2
-        let split = try jsonByFile(Array(sources[half...]), jobs: 1).merging(try jsonByFile(Array(sources[..<half]), jobs: 1)) { a, _ in a }
+        let split = try jsonByFile(Array(sources[half...]), jobs: 1).merging(
+            try jsonByFile(Array(sources[..<half]), jobs: 1)
+        ) { a, _ in a }
         #expect(split == reference)
         // Every image alone on a fresh worker.
         for source in sources.prefix(12) {

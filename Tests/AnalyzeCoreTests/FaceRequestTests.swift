@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -11,7 +12,9 @@ enum DebianPhoto {
     static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
         let path = folder.appendingPathComponent(name).path
         try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        return try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(requests, engines: WorkerEngines()).analysis
+        return try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(
+            requests, engines: WorkerEngines()
+        ).analysis
     }
 }
 
@@ -35,7 +38,9 @@ struct FaceRequestTests {
         // dlib's pupils agree with CenterFace's eyes to within a fifth of the eye distance.
         let eyeDistance = landmarks.leftEye.x - landmarks.rightEye.x
         let pupil = try #require(regions.rightPupil.first)
-        #expect(abs(pupil.x - landmarks.rightEye.x) < eyeDistance / 5 && abs(pupil.y - landmarks.rightEye.y) < eyeDistance / 5)
+        #expect(
+            abs(pupil.x - landmarks.rightEye.x) < eyeDistance / 5
+                && abs(pupil.y - landmarks.rightEye.y) < eyeDistance / 5)
         // An upright, frontal portrait.
         #expect(abs(face.roll ?? 99) < 10)
         #expect(abs(face.yaw ?? 99) < 15)
@@ -71,7 +76,11 @@ struct FaceRequestTests {
         var places: [(x: Int, y: Int)] = []
         for row in 0..<rows {
             for column in 0..<columns {
-                places.append((x: 200 + column * (image.width - side - 400) / (columns - 1), y: 300 + row * (image.height - side - 600) / (rows - 1)))
+                places.append(
+                    (
+                        x: 200 + column * (image.width - side - 400) / (columns - 1),
+                        y: 300 + row * (image.height - side - 600) / (rows - 1)
+                    ))
             }
         }
         for place in places { try image.pixels.paste(astronaut, x: place.x, y: place.y) }
@@ -79,8 +88,11 @@ struct FaceRequestTests {
         #expect(faces.count == 6)
         for place in places {
             // Each astronaut's face: about x 175–275, y 55–180 of the 512×512 picture.
-            let expected = BoundingBox(x: Double(place.x) + 175 * 1.3, y: Double(place.y) + 55 * 1.3, width: 95 * 1.3, height: 125 * 1.3)
-            #expect(faces.contains { $0.boundingBox.intersectionOverUnion(expected) > 0.5 }, "no face at \(place) in \(faces.map(\.boundingBox))")
+            let expected = BoundingBox(
+                x: Double(place.x) + 175 * 1.3, y: Double(place.y) + 55 * 1.3, width: 95 * 1.3, height: 125 * 1.3)
+            #expect(
+                faces.contains { $0.boundingBox.intersectionOverUnion(expected) > 0.5 },
+                "no face at \(place) in \(faces.map(\.boundingBox))")
         }
     }
 
@@ -90,19 +102,26 @@ struct FaceRequestTests {
     @Test func oneNetworkReadsImagesOfEveryShapeAsAFreshOneDoes() throws {
         let bytes = [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))
         let astronaut = try OpenCVMat.decode(bytes).0.bgr()
-        let coffee = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))).0.bgr()
+        let coffee = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("coffee.png")))
+        ).0.bgr()
         let wide = try coffee.resized(width: 1600, height: 500), tall = try coffee.resized(width: 500, height: 1200)
         try wide.paste(astronaut.resized(width: 400, height: 400), x: 900, y: 50)
         try tall.paste(astronaut.resized(width: 400, height: 400), x: 50, y: 600)
         let images = [astronaut, wide, tall, astronaut, wide].map { UprightImage(pixels: $0, orientation: .up) }
-        #expect(images.map { FaceDetector.centerFaceInput(forWidth: $0.width, height: $0.height) }.map { [$0.width, $0.height] }
-            == [[480, 480], [640, 224], [288, 640], [480, 480], [640, 224]])
+        #expect(
+            images.map { FaceDetector.centerFaceInput(forWidth: $0.width, height: $0.height) }.map {
+                [$0.width, $0.height]
+            }
+                == [[480, 480], [640, 224], [288, 640], [480, 480], [640, 224]])
         let shared = WorkerEngines()
         for image in images {
             let faces = try FaceRequest().perform(on: image, engines: shared)
             let fresh = try FaceRequest().perform(on: image, engines: WorkerEngines())
             #expect(faces.count == 1, "\(image.width)x\(image.height)")
-            #expect(faces.map(\.boundingBox) == fresh.map(\.boundingBox) && faces.map(\.confidence) == fresh.map(\.confidence))
+            #expect(
+                faces.map(\.boundingBox) == fresh.map(\.boundingBox)
+                    && faces.map(\.confidence) == fresh.map(\.confidence))
         }
     }
 
@@ -115,7 +134,9 @@ struct FaceRequestTests {
         try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
         let source = try #require(InputCollector.collect([path]).first)
         let image = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
-        let astronaut = try OpenCVMat.decode([UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))).0.bgr()
+        let astronaut = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: DebianPhoto.folder.appendingPathComponent("astronaut.png")))
+        ).0.bgr()
         // The face is at about x 175–270, y 55–180 of the 512×512 picture.
         func face(at x: Int, _ y: Int, side: Int) -> BoundingBox {
             let k = Double(side) / 512
@@ -133,13 +154,16 @@ struct FaceRequestTests {
         let faces = try FaceRequest().perform(on: image, engines: WorkerEngines())
         #expect(faces.count == 9)
         for box in expected {
-            #expect(faces.filter { $0.boundingBox.intersectionOverUnion(box) > 0.4 }.count == 1, "\(box) in \(faces.map(\.boundingBox))")
+            #expect(
+                faces.filter { $0.boundingBox.intersectionOverUnion(box) > 0.4 }.count == 1,
+                "\(box) in \(faces.map(\.boundingBox))")
         }
         #expect(faces.map(\.confidence) == faces.map(\.confidence).sorted(by: >))
     }
 
     @Test func haarFallbackFindsTheAstronautWithoutLandmarks() throws {
-        let faces = try #require(try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(detector: .haar)])).faces)
+        let faces = try #require(
+            try DebianPhoto.analyze("astronaut.png", RequestSet([FaceRequest(detector: .haar)])).faces)
         let face = try #require(faces.first)
         #expect(face.boundingBox.intersectionOverUnion(BoundingBox(x: 175, y: 55, width: 95, height: 125)) > 0.3)
         #expect(face.landmarks == nil && face.roll == nil)
@@ -172,12 +196,13 @@ struct FaceRequestTests {
             _ = try RequestPlan(configured: RequestSet(), asked: [.faces]).resolve(models: nowhere)
         }
         // Haar needs no downloaded model.
-        let haar = try RequestPlan(configured: RequestSet([FaceRequest(detector: .haar)]), asked: [.faces]).resolve(models: nowhere)
+        let haar = try RequestPlan(configured: RequestSet([FaceRequest(detector: .haar)]), asked: [.faces]).resolve(
+            models: nowhere)
         #expect(haar.requests.kinds == [.faces])
     }
 
     @Test func groupsDlibPointsIntoVisionRegions() throws {
-        let points = (0 ..< 68).map { PixelPoint(x: Double($0), y: 0) }
+        let points = (0..<68).map { PixelPoint(x: Double($0), y: 0) }
         let regions = try #require(FaceRegions(points68: points))
         #expect(regions.rightEye.map(\.x) == [36, 37, 38, 39, 40, 41])
         #expect(regions.leftPupil.first?.x == 44.5)

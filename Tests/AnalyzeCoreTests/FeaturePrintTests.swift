@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -15,7 +16,10 @@ struct FeaturePrintTests {
         let (pixels, _) = try OpenCVMat.decode(original)
         let small = try pixels.resized(width: pixels.width / 2, height: pixels.height / 2).jpegData(quality: 40)
         let (w, h) = (Double(pixels.width), Double(pixels.height))
-        let quad = [PixelPoint(x: 0.05 * w, y: 0.05 * h), PixelPoint(x: 0.95 * w, y: 0.05 * h), PixelPoint(x: 0.95 * w, y: 0.95 * h), PixelPoint(x: 0.05 * w, y: 0.95 * h)]
+        let quad = [
+            PixelPoint(x: 0.05 * w, y: 0.05 * h), PixelPoint(x: 0.95 * w, y: 0.05 * h),
+            PixelPoint(x: 0.95 * w, y: 0.95 * h), PixelPoint(x: 0.05 * w, y: 0.95 * h),
+        ]
         let cropped = try pixels.warped(quad: quad, width: Int(0.9 * w), height: Int(0.9 * h)).pngData()
         return (original, small, cropped)
     }
@@ -58,11 +62,12 @@ struct FeaturePrintTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
         let field = try #require(object["featureprint"] as? [String: Any])
         #expect(field["elementCount"] as? Int == 1280 && field["elementType"] as? String == "float")
-        #expect((field["data"] as? String)?.count == 6828)   // 5120 bytes in base64
+        #expect((field["data"] as? String)?.count == 6828)  // 5120 bytes in base64
         let read = try JSONDecoder().decode(ImageAnalysis.self, from: Data(json))
         #expect(read.featurePrint == print)
         // A print whose data does not hold elementCount floats is refused, not read short.
-        let broken = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\"elementCount\" : 1280", with: "\"elementCount\" : 1281")
+        let broken = String(decoding: json, as: UTF8.self).replacingOccurrences(
+            of: "\"elementCount\" : 1280", with: "\"elementCount\" : 1281")
         #expect(throws: (any Error).self) { try JSONDecoder().decode(ImageAnalysis.self, from: Data(broken.utf8)) }
     }
 
@@ -83,19 +88,23 @@ struct FeaturePrintTests {
         try Data(small).write(to: folder.appendingPathComponent("nested-messi-small.jpg"))
         try Data(cropped).write(to: folder.appendingPathComponent("messi-crop.png"))
         for name in ["fruits.jpg", "baboon.jpg", "apple.jpg", "orange.jpg"] {
-            try FileManager.default.copyItem(atPath: try OpenCVSample.path(name), toPath: folder.appendingPathComponent(name).path)
+            try FileManager.default.copyItem(
+                atPath: try OpenCVSample.path(name), toPath: folder.appendingPathComponent(name).path)
         }
         let p = { (name: String) in folder.appendingPathComponent(name).path }
         let cli = CommandLineTests()
         let groups = try cli.run(["similar", folder.path, "--jobs", "2"])
         #expect(groups.status == 0, "\(groups.stderr)")
-        #expect(groups.stdout == [p("messi-crop.png"), p("messi.jpg"), p("nested-messi-small.jpg")].joined(separator: "\n") + "\n")
+        #expect(
+            groups.stdout == [p("messi-crop.png"), p("messi.jpg"), p("nested-messi-small.jpg")].joined(separator: "\n")
+                + "\n")
         #expect(groups.stderr.contains("7 image(s) compared, 1 group(s) of near-duplicates, 3 pair(s)"))
         // The same answer at one job, as JSON that validates against its schema.
         let json = try cli.run(["similar", folder.path, "--json", "--jobs", "1"])
         #expect(json.status == 0)
         let found = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((found["groups"] as? [[String]]) == [[p("messi-crop.png"), p("messi.jpg"), p("nested-messi-small.jpg")]])
+        #expect(
+            (found["groups"] as? [[String]]) == [[p("messi-crop.png"), p("messi.jpg"), p("nested-messi-small.jpg")]])
         #expect((found["pairs"] as? [[String: Any]])?.count == 3)
         let file = folder.appendingPathComponent("out.similar.json")
         try Data(json.stdout.utf8).write(to: file)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -24,14 +25,20 @@ struct GoldenOutputTests {
     }
 
     func compare(_ name: String, with out: URL, ignoring ignored: String? = nil) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.golden.appendingPathComponent(name).path).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.golden.appendingPathComponent(name).path)
+            .sorted()
         #expect(files.count > 1)
         for file in files {
-            var expected = try String(contentsOf: Self.golden.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
+            var expected = try String(
+                contentsOf: Self.golden.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
             var actual = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
             if let ignored {
-                expected = expected.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(ignored) }.joined(separator: "\n")
-                actual = actual.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(ignored) }.joined(separator: "\n")
+                expected = expected.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                    !$0.contains(ignored)
+                }.joined(separator: "\n")
+                actual = actual.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                    !$0.contains(ignored)
+                }.joined(separator: "\n")
             }
             #expect(actual == expected, "\(name)/\(file) differs from the recorded output")
         }
@@ -40,8 +47,11 @@ struct GoldenOutputTests {
     @Test func rectanglesBarcodesAndTextAreByteIdentical() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let status = try analyze(["Fixtures/samples", "Fixtures/barcodes", "Fixtures/rects", "Fixtures/orientation", "Fixtures/text",
-                                  "--rects", "--barcodes", "--text", "--no-png", "--no-svg"], into: out)
+        let status = try analyze(
+            [
+                "Fixtures/samples", "Fixtures/barcodes", "Fixtures/rects", "Fixtures/orientation", "Fixtures/text",
+                "--rects", "--barcodes", "--text", "--no-png", "--no-svg",
+            ], into: out)
         #expect(status == 0)
         try compare("still", with: out)
     }
@@ -49,8 +59,11 @@ struct GoldenOutputTests {
     @Test func charactersAndTheSVGOverlayAreByteIdentical() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let status = try analyze(["Fixtures/samples/gift-card.jpg", "Fixtures/samples/product-label.png", "--characters", "--text",
-                                  "--rects", "--max-rects", "2", "--symbologies", "ean13,qr", "--barcodes"], into: out)
+        let status = try analyze(
+            [
+                "Fixtures/samples/gift-card.jpg", "Fixtures/samples/product-label.png", "--characters", "--text",
+                "--rects", "--max-rects", "2", "--symbologies", "ean13,qr", "--barcodes",
+            ], into: out)
         #expect(status == 0)
         // The SVG's image reference is relative to the output folder, which differs.
         try compare("characters", with: out, ignoring: "<image href=")
@@ -58,11 +71,17 @@ struct GoldenOutputTests {
 
     @Test func facesAndLandmarksAreByteIdentical() throws {
         let photos = Self.repository.appendingPathComponent(".models/test-images")
-        try #require(FileManager.default.fileExists(atPath: photos.appendingPathComponent("astronaut.png").path), "run scripts/fetch-test-images")
+        try #require(
+            FileManager.default.fileExists(atPath: photos.appendingPathComponent("astronaut.png").path),
+            "run scripts/fetch-test-images")
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let status = try analyze(["Fixtures/samples", ".models/test-images/astronaut.png", ".models/test-images/camera.png",
-                                  ".models/test-images/chelsea.png", ".models/test-images/coffee.png", "--faces", "--landmarks", "--no-png", "--no-svg"], into: out)
+        let status = try analyze(
+            [
+                "Fixtures/samples", ".models/test-images/astronaut.png", ".models/test-images/camera.png",
+                ".models/test-images/chelsea.png", ".models/test-images/coffee.png", "--faces", "--landmarks",
+                "--no-png", "--no-svg",
+            ], into: out)
         #expect(status == 0)
         try compare("faces", with: out)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -63,11 +64,14 @@ struct HorizonRequestTests {
         let folder = try Fixture.temporaryDirectory()
         let source = Wallpaper.folder.appendingPathComponent("summer_1am/contents/images/2560x1600.jpg").path
         let padded = folder.appendingPathComponent("letterboxed.png").path
-        let script = "import cv2, sys; im = cv2.imread(sys.argv[1]); "
+        let script =
+            "import cv2, sys; im = cv2.imread(sys.argv[1]); "
             + "cv2.imwrite(sys.argv[2], cv2.copyMakeBorder(im, 300, 300, 0, 0, cv2.BORDER_CONSTANT, value=(0, 0, 0)))"
         let made = try runProgram("/usr/bin/python3", ["-c", script, source, padded])
         try #require(made.status == 0)
-        let image = try UprightImage(decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: padded))), orientation: .up, maximumPixels: 10_000_000)
+        let image = try UprightImage(
+            decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: padded))), orientation: .up,
+            maximumPixels: 10_000_000)
         let found = try #require(try horizon(image))
         // The sea horizon: at 63.5% of the photo's 1600 rows, 300 rows down.
         #expect(abs(found.start.y - (300 + 0.635 * 1600)) < 0.03 * 1600, "found at \(found.start.y)")
@@ -86,7 +90,8 @@ struct HorizonRequestTests {
         let turnedPhoto = try turned(photo, by: 12)
         let tilted = try #require(try horizon(turnedPhoto))
         let u = tilted.transform
-        let y1 = u[3] * tilted.start.x + u[4] * tilted.start.y + u[5], y2 = u[3] * tilted.end.x + u[4] * tilted.end.y + u[5]
+        let y1 = u[3] * tilted.start.x + u[4] * tilted.start.y + u[5],
+            y2 = u[3] * tilted.end.x + u[4] * tilted.end.y + u[5]
         #expect(abs(y1 - y2) < 0.02 * Double(photo.width))
         #expect(abs(mapped(found.start) - mapped(found.end)) < 0.02 * Double(photo.width))
     }
@@ -95,7 +100,7 @@ struct HorizonRequestTests {
     func aPortraitHasNoHorizon(name: String) throws {
         let analysis = try DebianPhoto.analyze(name, RequestSet([HorizonRequest()]))
         #expect(analysis.horizon == nil)
-        #expect(analysis.result(.horizon, as: HorizonResult.self) != nil) // requested, and found none
+        #expect(analysis.result(.horizon, as: HorizonResult.self) != nil)  // requested, and found none
     }
 
     @Test(arguments: ["samples/printed-page.png", "text/page.png"])
@@ -108,7 +113,8 @@ struct HorizonRequestTests {
         let json = String(decoding: try JSONRenderer.encode(none), as: UTF8.self)
         #expect(json.contains("\"horizon\" : null"))
         let photo = try Wallpaper.image("summer_1am")
-        var analysis = ImageAnalysis(file: "summer_1am.jpg", orientation: 1, width: photo.width, height: photo.height, warnings: [])
+        var analysis = ImageAnalysis(
+            file: "summer_1am.jpg", orientation: 1, width: photo.width, height: photo.height, warnings: [])
         analysis.set(try HorizonRequest().perform(on: photo, engines: WorkerEngines()), for: .horizon)
         let svg = SVGRenderer.svg(for: analysis, imageHref: nil)
         #expect(svg.contains("<line class=\"horizon\""))
@@ -130,7 +136,8 @@ struct LevelTests {
     }
 
     @Test func levelWritesTheImageTurnedSoThatItsHorizonIsLevel() throws {
-        let source = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory(), again = try Fixture.temporaryDirectory()
+        let source = try Fixture.temporaryDirectory(), out = try Fixture.temporaryDirectory(),
+            again = try Fixture.temporaryDirectory()
         defer { for folder in [source, out, again] { try? FileManager.default.removeItem(at: folder) } }
         let input = try tiltedSea(in: source)
         let cli = CommandLineTests()
@@ -138,7 +145,8 @@ struct LevelTests {
         #expect(first.status == 0, "\(first.stderr)")
         let levelled = out.appendingPathComponent("tilted-sea.level.png")
         #expect(FileManager.default.fileExists(atPath: levelled.path))
-        let tilted = try JSONDecoder().decode(ImageAnalysis.self, from: Data(contentsOf: out.appendingPathComponent("tilted-sea.json")))
+        let tilted = try JSONDecoder().decode(
+            ImageAnalysis.self, from: Data(contentsOf: out.appendingPathComponent("tilted-sea.json")))
         #expect(abs((tilted.horizon?.angle ?? 0) - 8) <= 1, "\(String(describing: tilted.horizon?.angle))°")
         // The levelled copy, analysed again, has a level horizon.
         let second = try cli.run([levelled.path, "--horizon", "--no-png", "--no-svg", "-q", "-o", again.path])
@@ -146,7 +154,8 @@ struct LevelTests {
         // A stem ending in `.level` gets a hash (it could take another image's levelled copy's name).
         let name = try #require(InputCollector.collect([levelled.path]).first?.outputName)
         #expect(name.hasPrefix("tilted-sea.level-"))
-        let level = try JSONDecoder().decode(ImageAnalysis.self, from: Data(contentsOf: again.appendingPathComponent(name + ".json")))
+        let level = try JSONDecoder().decode(
+            ImageAnalysis.self, from: Data(contentsOf: again.appendingPathComponent(name + ".json")))
         let angle = try #require(level.horizon?.angle)
         #expect(abs(angle) <= 1, "\(angle)°")
     }
@@ -163,14 +172,17 @@ struct LevelTests {
         let stem = (name as NSString).deletingPathExtension
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(!files.contains { $0.hasPrefix(stem + ".level") }, "\(files)")
-        let analysis = try JSONDecoder().decode(ImageAnalysis.self, from: Data(contentsOf: out.appendingPathComponent(stem + ".json")))
+        let analysis = try JSONDecoder().decode(
+            ImageAnalysis.self, from: Data(contentsOf: out.appendingPathComponent(stem + ".json")))
         #expect(analysis.horizon == nil)
     }
 
     @Test func noLevelledImageWithoutAHorizon() throws {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CommandLineTests().run([Fixture.path("samples/printed-page.png"), "--horizon", "--level", "-q", "-o", out.path])
+        let result = try CommandLineTests().run([
+            Fixture.path("samples/printed-page.png"), "--horizon", "--level", "-q", "-o", out.path,
+        ])
         #expect(result.status == 0)
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("printed-page.level.png").path))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -12,7 +13,9 @@ struct HostileFolderTests {
 
     /// Runs the command with the given streams and waits for it; past `killAfter` seconds it is
     /// terminated (its `terminationReason` is then `.uncaughtSignal`).
-    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle, killAfter seconds: TimeInterval? = nil) throws -> Process {
+    func run(_ arguments: [String], stdout: FileHandle, stderr: FileHandle, killAfter seconds: TimeInterval? = nil)
+        throws -> Process
+    {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         process.arguments = arguments
@@ -49,7 +52,7 @@ struct HostileFolderTests {
         let (folder, _) = try folderWithAnImage()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path
-        for _ in 0 ..< 2 {
+        for _ in 0..<2 {
             let result = try cli.run([folder.path, "--barcodes", "-o", out, "--jsonl"])
             #expect(result.status == 0)
             #expect(result.stdout.split(separator: "\n").count == 1, "only cat.png is an input")
@@ -64,7 +67,8 @@ struct HostileFolderTests {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(mkfifo(folder.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.jpg").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("zero.jpg").path, withDestinationPath: "/dev/zero")
         // A 3 GB sparse file with a JPEG signature: refused by its size, before a byte is read.
         let sparse = folder.appendingPathComponent("sparse.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: sparse)
@@ -78,11 +82,14 @@ struct HostileFolderTests {
         let stderrFile = logs.appendingPathComponent("stderr.txt")
         #expect(FileManager.default.createFile(atPath: stderrFile.path, contents: nil))
         let stderrHandle = try FileHandle(forWritingTo: stderrFile)
-        let process = try run([folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path],
-                              stdout: FileHandle.nullDevice, stderr: stderrHandle, killAfter: 60)
+        let process = try run(
+            [folder.path, "--barcodes", "-o", folder.appendingPathComponent("out").path],
+            stdout: FileHandle.nullDevice, stderr: stderrHandle, killAfter: 60)
         try stderrHandle.close()
         #expect(process.terminationReason == .exit, "the command was still running after 60 s")
-        let result = (status: process.terminationStatus, stderr: String(decoding: try Data(contentsOf: stderrFile), as: UTF8.self))
+        let result = (
+            status: process.terminationStatus, stderr: String(decoding: try Data(contentsOf: stderrFile), as: UTF8.self)
+        )
         #expect(result.status == 1)
         #expect(result.stderr.contains("pipe.jpg: is a FIFO"))
         #expect(result.stderr.contains("zero.jpg: is a device"))
@@ -94,9 +101,10 @@ struct HostileFolderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let pipe = Pipe()
-        try pipe.fileHandleForReading.close()   // like `| head -c 0`
-        let process = try run([folder.path, Fixture.path("samples"), "--barcodes", "--jsonl", "-o", out.path],
-                              stdout: pipe.fileHandleForWriting, stderr: FileHandle.nullDevice)
+        try pipe.fileHandleForReading.close()  // like `| head -c 0`
+        let process = try run(
+            [folder.path, Fixture.path("samples"), "--barcodes", "--jsonl", "-o", out.path],
+            stdout: pipe.fileHandleForWriting, stderr: FileHandle.nullDevice)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
@@ -106,8 +114,9 @@ struct HostileFolderTests {
         let (folder, _) = try folderWithAnImage()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let process = try run([folder.path, "--barcodes", "-o", out.path],
-                              stdout: FileHandle.nullDevice, stderr: try #require(FileHandle(forWritingAtPath: "/dev/full")))
+        let process = try run(
+            [folder.path, "--barcodes", "-o", out.path],
+            stdout: FileHandle.nullDevice, stderr: try #require(FileHandle(forWritingAtPath: "/dev/full")))
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
     }
@@ -115,7 +124,8 @@ struct HostileFolderTests {
     /// Only an image whose size was read from its header reaches a decoder.
     @Test func aDamagedHeaderOrAnotherFormatNeverReachesTheDecoder() throws {
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
-        let sof = try #require((0 ..< jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        let sof = try #require(
+            (0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
         // A frame header cut short (its marker and length, then the end of the file): no size, no decoder.
         let error = try #require(throws: AnalysisError.self) {
             _ = try UprightImage(decoding: Array(jpeg.prefix(sof + 4)), orientation: .up, maximumPixels: 1_000)
@@ -123,9 +133,14 @@ struct HostileFolderTests {
         #expect(error.code == .undecodable && error.message.contains("not decoded"))
         // A stray byte before it is skipped as libjpeg skips it (ImageHeaderTests): the size is read, and checked.
         jpeg.insert(0x00, at: sof)
-        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1_000) }
+        #expect(throws: AnalysisError.self) {
+            _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1_000)
+        }
         let pfm = Array("PF\n100000 100000\n-1.0\n".utf8) + [UInt8](repeating: 0, count: 64)
-        #expect(throws: AnalysisError.self) { _ = try UprightImage(decoding: pfm, orientation: .up, maximumPixels: ImageRequestHandler.defaultMaximumPixels) }
+        #expect(throws: AnalysisError.self) {
+            _ = try UprightImage(
+                decoding: pfm, orientation: .up, maximumPixels: ImageRequestHandler.defaultMaximumPixels)
+        }
     }
 
     /// A name holding an escape sequence, a newline and a right-to-left override is shown escaped on
@@ -136,22 +151,32 @@ struct HostileFolderTests {
         let inputs = folder.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         let name = "a\u{1B}[2J\n::warning::x\u{202E}gnp.png"
-        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent(name).path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("barcodes/qr-hello.png"), toPath: inputs.appendingPathComponent(name).path)
         let out = folder.appendingPathComponent("out")
         let result = try cli.run([inputs.path, "--barcodes", "-o", out.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{202E}") && !result.stderr.contains("\n::warning"), "\(result.stderr)")
-        #expect(result.stderr.contains("a\\x1b[2J\\x0a::warning::x\\u202egnp.png: 264x264, 1 barcode(s)"), "\(result.stderr)")
-        let json = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".json") && $0 != "summary.json" }
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(try #require(json.first)))) as? [String: Any]
+        #expect(
+            !result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{202E}")
+                && !result.stderr.contains("\n::warning"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("a\\x1b[2J\\x0a::warning::x\\u202egnp.png: 264x264, 1 barcode(s)"),
+            "\(result.stderr)")
+        let json = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            $0.hasSuffix(".json") && $0 != "summary.json"
+        }
+        let object =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: out.appendingPathComponent(try #require(json.first)))) as? [String: Any]
         #expect((object?["file"] as? String)?.hasSuffix("/" + name) == true)
     }
 
     @Test func aNameNearTheFileSystemLimitIsAnalysed() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let name = String(repeating: "猫", count: 83) + ".png"   // 249 + 4 bytes
-        try FileManager.default.copyItem(atPath: Fixture.path("barcodes/qr-hello.png"), toPath: folder.appendingPathComponent(name).path)
+        let name = String(repeating: "猫", count: 83) + ".png"  // 249 + 4 bytes
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("barcodes/qr-hello.png"), toPath: folder.appendingPathComponent(name).path)
         let out = folder.appendingPathComponent("out")
         let result = try cli.run([folder.path, "--barcodes", "-o", out.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -165,27 +190,37 @@ struct HostileFolderTests {
 struct OutputNameTests {
     @Test func everyInputGetsItsOwnOutputNameWhateverTheNames() throws {
         let hashed = "x-" + InputCollector.stableHash("a/x.png")
-        let paths = ["a/x.png", "b/x.jpg", "c/\(hashed).png", "summary.jpg", "Index.png", "card.jpg", "card.rect-1.png",
-                     "summary.shard-0-of-2.png", "d/X.png"]
+        let paths = [
+            "a/x.png", "b/x.jpg", "c/\(hashed).png", "summary.jpg", "Index.png", "card.jpg", "card.rect-1.png",
+            "summary.shard-0-of-2.png", "d/X.png",
+        ]
         let names = InputCollector.name(paths).map(\.outputName)
         #expect(Set(names.map { $0.lowercased() }).count == paths.count, "\(names)")
-        #expect(!names.contains { ["summary", "index"].contains($0.lowercased()) || $0.lowercased().hasPrefix("summary.shard-") })
+        #expect(
+            !names.contains {
+                ["summary", "index"].contains($0.lowercased()) || $0.lowercased().hasPrefix("summary.shard-")
+            })
         // With --rectify, card's first crop is card.rect-1.png: the input named so must not take it.
         let layout = OutputLayout(sideOutputs: ["rectify": true])
-        let rectangle = RectangleObservation(topLeft: PixelPoint(x: 1, y: 1), topRight: PixelPoint(x: 9, y: 1), bottomRight: PixelPoint(x: 9, y: 9),
-                                             bottomLeft: PixelPoint(x: 1, y: 9), confidence: 1)
+        let rectangle = RectangleObservation(
+            topLeft: PixelPoint(x: 1, y: 1), topRight: PixelPoint(x: 9, y: 1), bottomRight: PixelPoint(x: 9, y: 9),
+            bottomLeft: PixelPoint(x: 1, y: 9), confidence: 1)
         var files = Set<String>()
         for (path, name) in zip(paths, names) {
             var analysis = ImageAnalysis(file: path, orientation: 1, width: 10, height: 10)
             analysis.set([rectangle, rectangle], for: .rectangles)
             let all = layout.files(for: analysis, input: path, sideOutputs: RequestRegistry.sideOutputs)
             #expect(all.count == 5)
-            for file in all { #expect(files.insert(layout.name(of: file, for: name, input: path).lowercased()).inserted) }
+            for file in all {
+                #expect(files.insert(layout.name(of: file, for: name, input: path).lowercased()).inserted)
+            }
         }
         // Plain names stay plain.
         #expect(InputCollector.name(["p/cat.jpg", "q/dog.png"]).map(\.outputName) == ["cat", "dog"])
         // The same names whatever the order.
-        let reversed = InputCollector.name(paths.reversed()).reduce(into: [String: String]()) { $0[$1.path] = $1.outputName }
+        let reversed = InputCollector.name(paths.reversed()).reduce(into: [String: String]()) {
+            $0[$1.path] = $1.outputName
+        }
         #expect(InputCollector.name(paths).allSatisfy { reversed[$0.path] == $0.outputName })
     }
 }
@@ -201,7 +236,9 @@ struct RequestFailureTests {
         #expect(analysis.barcodes?.map(\.payload) == ["5901234123457"])
         #expect(analysis.text == nil && analysis.requestErrors["text"]?.code == "engine-unavailable")
         #expect(outcome.isFailure && outcome.digest.status == .partial)
-        #expect(outcome.line(quiet: false)?.contains("text failed") == true && outcome.line(quiet: false)?.contains("kept: 1 barcode(s)") == true)
+        #expect(
+            outcome.line(quiet: false)?.contains("text failed") == true
+                && outcome.line(quiet: false)?.contains("kept: 1 barcode(s)") == true)
         // The JSON says so, and reads back (for --resume).
         let json = try JSONRenderer.encode(analysis)
         #expect(String(decoding: json, as: UTF8.self).contains("\"errors\""))
@@ -210,10 +247,14 @@ struct RequestFailureTests {
 
     /// Tesseract refuses a side over 32767 px: such a page is read scaled, and keeps its barcode.
     @Test func aPage33000PixelsTallKeepsItsBarcodeAndItsText() throws {
-        let label = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))).0
+        let label = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/product-label.png"))))
+        ).0
         let tall = try label.resized(width: 640, height: 33_000).pngData()
         let source = ImageSource(path: "tall.png", outputName: "tall")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([BarcodeRequest(), TextRequest()]), engines: WorkerEngines(), bytes: tall).analysis
+        let analysis = try ImageRequestHandler(source: source).perform(
+            RequestSet([BarcodeRequest(), TextRequest()]), engines: WorkerEngines(), bytes: tall
+        ).analysis
         #expect(analysis.requestErrors.isEmpty)
         #expect(analysis.barcodes?.first?.payload == "5901234123457")
         #expect(analysis.text != nil)
@@ -226,8 +267,8 @@ struct RequestFailureTests {
 struct RawFileNameTests {
     @Test func anyBytesSurviveTheRoundTrip() {
         var g = UntrustedBytesTests.Generator(state: 7)
-        for _ in 0 ..< 500 {
-            let bytes = (0 ..< Int.random(in: 0 ..< 40, using: &g)).map { _ in UInt8.random(in: 1 ... 255, using: &g) }
+        for _ in 0..<500 {
+            let bytes = (0..<Int.random(in: 0..<40, using: &g)).map { _ in UInt8.random(in: 1...255, using: &g) }
             #expect(FilePathBytes.raw(FilePathBytes.string(fromRaw: bytes)) == bytes)
         }
         #expect(FilePathBytes.string(fromRaw: Array("café".utf8)) == "café")
@@ -236,7 +277,7 @@ struct RawFileNameTests {
     @Test func aLatin1NameIsFoundReadAndNamedSafely() throws {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)   // "café.png" in ISO-8859-1
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)  // "café.png" in ISO-8859-1
         let path = FilePathBytes.string(fromRaw: Array(folder.path.utf8) + [0x2F] + name)
         let source = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png")))
         let fd = FilePathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
@@ -253,7 +294,9 @@ struct RawFileNameTests {
         // ...and named in a --files-from list, byte for byte.
         let list = folder.appendingPathComponent("list.txt")
         try Data(FilePathBytes.raw(path) + [0x0A]).write(to: list)
-        let listed = try cli.run(["--files-from", list.path, "--barcodes", "-o", folder.appendingPathComponent("out2").path])
+        let listed = try cli.run([
+            "--files-from", list.path, "--barcodes", "-o", folder.appendingPathComponent("out2").path,
+        ])
         #expect(listed.status == 0, "\(listed.stderr)")
         // The SVG links to the real bytes, percent-encoded.
         let svg = try String(contentsOf: out.appendingPathComponent("caf_.svg"), encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -17,17 +18,21 @@ struct ImageHeaderTests {
     @Test func junkBetweenJPEGSegmentsIsSkippedAsLibjpegSkipsIt() throws {
         var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("samples/gift-card.jpg"))))
         let original = try #require(ImageHeader(parsing: jpeg))
-        let sof = try #require((2 ..< jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
-        jpeg.insert(0x00, at: sof)                                       // one stray byte before the frame
-        let dqt = try #require((2 ..< sof).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDB })
+        let sof = try #require(
+            (2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+        jpeg.insert(0x00, at: sof)  // one stray byte before the frame
+        let dqt = try #require((2..<sof).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDB })
         jpeg.insert(contentsOf: [0x12, 0x34, 0x00, 0x56, 0x78], at: dqt)  // five before the quantisation table
-        jpeg.insert(contentsOf: [0xFF, 0xFF], at: dqt + 5)               // and fill bytes before its marker
+        jpeg.insert(contentsOf: [0xFF, 0xFF], at: dqt + 5)  // and fill bytes before its marker
         #expect(ImageHeader(parsing: jpeg) == original)
         let image = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 10_000_000)
         #expect(image.width == original.width && image.height == original.height)
-        #expect(image.decodeWarnings.contains { $0.contains("extraneous bytes before marker") }, "\(image.decodeWarnings)")
+        #expect(
+            image.decodeWarnings.contains { $0.contains("extraneous bytes before marker") }, "\(image.decodeWarnings)")
         // The pixel limit is checked against that frame's size.
-        let error = try #require(throws: AnalysisError.self) { _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1000) }
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try UprightImage(decoding: jpeg, orientation: .up, maximumPixels: 1000)
+        }
         #expect(error.code == .tooLarge && error.message.contains("\(original.width)x\(original.height)"))
         // An end of image before any frame: no header.
         #expect(ImageHeader(parsing: [0xFF, 0xD8, 0xFF, 0xD9] + [UInt8](repeating: 0, count: 16)) == nil)
@@ -38,11 +43,11 @@ struct ImageHeaderTests {
     static func os2BMP(width: Int, height: Int) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
-        let palette = (0 ..< 256).flatMap { paletteEntry($0) }
+        let palette = (0..<256).flatMap { paletteEntry($0) }
         let rowBytes = (width + 3) / 4 * 4
         var pixels: [UInt8] = []
-        for y in (0 ..< height).reversed() {
-            let row = (0 ..< width).map { value($0, y) }
+        for y in (0..<height).reversed() {
+            let row = (0..<width).map { value($0, y) }
             pixels += row + [UInt8](repeating: 0, count: rowBytes - row.count)
         }
         let offset = 14 + 12 + palette.count
@@ -57,19 +62,22 @@ struct ImageHeaderTests {
     /// its directory after the pixels.
     static func bigTIFF(width: Int, height: Int, littleEndian: Bool) -> [UInt8] {
         func bytes(_ v: Int, _ n: Int) -> [UInt8] {
-            let le = (0 ..< n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+            let le = (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
             return littleEndian ? le : le.reversed()
         }
         func entry(_ tag: Int, type: Int, _ value: Int) -> [UInt8] {
             let size = type == 3 ? 2 : type == 4 ? 4 : 8
-            return bytes(tag, 2) + bytes(type, 2) + bytes(1, 8) + bytes(value, size) + [UInt8](repeating: 0, count: 8 - size)
+            return bytes(tag, 2) + bytes(type, 2) + bytes(1, 8) + bytes(value, size)
+                + [UInt8](repeating: 0, count: 8 - size)
         }
         var pixels: [UInt8] = []
-        for y in 0 ..< height { for x in 0 ..< width { pixels.append(value(x, y)) } }
+        for y in 0..<height { for x in 0..<width { pixels.append(value(x, y)) } }
         let directory = 16 + pixels.count
-        let entries = [entry(256, type: 3, width), entry(257, type: 16, height), entry(258, type: 3, 8), entry(259, type: 3, 1),
-                       entry(262, type: 3, 1), entry(273, type: 16, 16), entry(277, type: 3, 1), entry(278, type: 4, height),
-                       entry(279, type: 16, pixels.count)]
+        let entries = [
+            entry(256, type: 3, width), entry(257, type: 16, height), entry(258, type: 3, 8), entry(259, type: 3, 1),
+            entry(262, type: 3, 1), entry(273, type: 16, 16), entry(277, type: 3, 1), entry(278, type: 4, height),
+            entry(279, type: 16, pixels.count),
+        ]
         let magic: [UInt8] = littleEndian ? [0x49, 0x49, 0x2B, 0x00] : [0x4D, 0x4D, 0x00, 0x2B]
         return magic + bytes(8, 2) + bytes(0, 2) + bytes(directory, 8) + pixels
             + bytes(entries.count, 8) + entries.flatMap { $0 } + bytes(0, 8)
@@ -78,9 +86,9 @@ struct ImageHeaderTests {
     /// Every pixel of `mat` equals `expected(x, y, c)`.
     static func matches(_ mat: OpenCVMat, _ expected: (Int, Int, Int) -> UInt8) -> Bool {
         mat.withPixels { base, stride in
-            (0 ..< mat.height).allSatisfy { y in
-                (0 ..< mat.width).allSatisfy { x in
-                    (0 ..< mat.channels).allSatisfy { c in base[y * stride + x * mat.channels + c] == expected(x, y, c) }
+            (0..<mat.height).allSatisfy { y in
+                (0..<mat.width).allSatisfy { x in
+                    (0..<mat.channels).allSatisfy { c in base[y * stride + x * mat.channels + c] == expected(x, y, c) }
                 }
             }
         }
@@ -93,10 +101,11 @@ struct ImageHeaderTests {
         // each pixel is its palette colour through OpenCV's BGR-to-gray weights.
         let image = try UprightImage(decoding: bmp, orientation: .up, maximumPixels: 10_000_000)
         #expect(image.width == 127 && image.height == 64 && image.pixels.channels == 1)
-        #expect(Self.matches(image.pixels) { x, y, _ in
-            let bgr = Self.paletteEntry(Int(Self.value(x, y))).map(Int.init)
-            return UInt8((bgr[0] * 1868 + bgr[1] * 9617 + bgr[2] * 4899 + 8192) >> 14)
-        })
+        #expect(
+            Self.matches(image.pixels) { x, y, _ in
+                let bgr = Self.paletteEntry(Int(Self.value(x, y))).map(Int.init)
+                return UInt8((bgr[0] * 1868 + bgr[1] * 9617 + bgr[2] * 4899 + 8192) >> 14)
+            })
     }
 
     @Test(arguments: [true, false])
@@ -114,7 +123,7 @@ struct ImageHeaderTests {
         #expect(ImageHeader.reading(file.path, headBytes: 64) == ImageHeader(width: 64, height: 40))
         // A directory offset past the end of the file: no header.
         var far = tiff
-        far.replaceSubrange(8 ..< 16, with: littleEndian ? [0, 0, 0, 0, 0, 0, 0, 0x7F] : [0x7F, 0, 0, 0, 0, 0, 0, 0])
+        far.replaceSubrange(8..<16, with: littleEndian ? [0, 0, 0, 0, 0, 0, 0, 0x7F] : [0x7F, 0, 0, 0, 0, 0, 0, 0])
         #expect(ImageHeader(parsing: far) == nil)
     }
 
@@ -122,7 +131,8 @@ struct ImageHeaderTests {
     /// Int.max), and one whose directory declares 0x8484…84 entries. Both trapped on an overflowing sum
     /// (the orientation reader's and the page walk's); both are now simply no directory.
     @Test func aBigTIFFsHugeOffsetsAndCountsAreNoDirectory() {
-        let farOffset: [UInt8] = [0x49, 0x49, 0x2B, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0xDA, 0xDB] + [UInt8](repeating: 0, count: 64)
+        let farOffset: [UInt8] =
+            [0x49, 0x49, 0x2B, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0xDA, 0xDB] + [UInt8](repeating: 0, count: 64)
         var hugeCount: [UInt8] = [0x49, 0x49, 0x2B, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]
         hugeCount += [UInt8](repeating: 0x84, count: 8) + [UInt8](repeating: 0, count: 64)
         for bytes in [farOffset, hugeCount] {
@@ -137,7 +147,7 @@ struct ImageHeaderTests {
     /// SHORT, which sits in the first two bytes of its field); `loop` links the last back to the first.
     static func chainedTIFF(kinds: [Int], loop: Bool = false, bigEndian: Bool = false) -> [UInt8] {
         func le(_ v: Int, _ n: Int) -> [UInt8] {
-            let bytes = (0 ..< n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
             return bigEndian ? bytes.reversed() : bytes
         }
         let (w, h) = (8, 4), entryCount = 10, directoryBytes = 2 + entryCount * 12 + 4
@@ -148,10 +158,13 @@ struct ImageHeaderTests {
             func entry(_ tag: Int, _ type: Int, _ value: Int) -> [UInt8] {
                 le(tag, 2) + le(type, 2) + le(1, 4) + (type == 3 ? le(value, 2) + [0, 0] : le(value, 4))
             }
-            let entries = [entry(254, bigEndian ? 3 : 4, kind), entry(256, 3, w), entry(257, 3, h), entry(258, 3, 8), entry(259, 3, 1),
-                           entry(262, 3, 1), entry(273, 4, pixels), entry(277, 3, 1), entry(278, 3, h), entry(279, 4, w * h)]
+            let entries = [
+                entry(254, bigEndian ? 3 : 4, kind), entry(256, 3, w), entry(257, 3, h), entry(258, 3, 8),
+                entry(259, 3, 1),
+                entry(262, 3, 1), entry(273, 4, pixels), entry(277, 3, 1), entry(278, 3, h), entry(279, 4, w * h),
+            ]
             out += le(entryCount, 2) + entries.flatMap { $0 } + le(next, 4)
-            out += (0 ..< w * h).map { UInt8(($0 * 7 + index * 40) % 256) }
+            out += (0..<w * h).map { UInt8(($0 * 7 + index * 40) % 256) }
         }
         return out
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -26,7 +27,9 @@ struct InputReferenceTests {
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = 0
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0, listen(s, 8) == 0 else { close(s); throw SetupFailed() }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -57,14 +60,19 @@ struct InputReferenceTests {
     }
 
     static func ffmpeg() throws -> String {
-        try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                     "ffmpeg makes the videos (scripts/test installs it)")
+        try #require(
+            ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "ffmpeg makes the videos (scripts/test installs it)")
     }
 
     /// Writes a one-second test-pattern video of `size` to `path`.
     static func makeVideo(_ path: String, size: String) throws {
-        let made = try runProgram(try ffmpeg(), ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10",
-                                                 "-t", "1", "-pix_fmt", "yuv420p", path])
+        let made = try runProgram(
+            try ffmpeg(),
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10",
+                "-t", "1", "-pix_fmt", "yuv420p", path,
+            ])
         try #require(made.status == 0, "\(made.output)")
     }
 
@@ -80,12 +88,19 @@ struct InputReferenceTests {
         let list = folder.appendingPathComponent("list.txt")
         try Data((name + "\n").utf8).write(to: list)
         for arguments in [[name], ["--files-from", list.path]] {
-            let run = try runProgram(CommandLineTests.binary.path, arguments + ["--rects", "--no-png", "--no-svg", "-o", out.path], in: folder)
+            let run = try runProgram(
+                CommandLineTests.binary.path, arguments + ["--rects", "--no-png", "--no-svg", "-o", out.path],
+                in: folder)
             #expect(run.status == 0, "\(run.output)")
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("http_127.0.0.1_\(listener.port).json"))) as? [String: Any]
+            let json =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: out.appendingPathComponent("http_127.0.0.1_\(listener.port).json")))
+                as? [String: Any]
             let sequence = json?["sequence"] as? [String: Any]
-            #expect(sequence?["width"] as? Int == 320 && sequence?["height"] as? Int == 240 && sequence?["framesAnalysed"] as? Int == 10,
-                    "the local file's own frames")
+            #expect(
+                sequence?["width"] as? Int == 320 && sequence?["height"] as? Int == 240
+                    && sequence?["framesAnalysed"] as? Int == 10,
+                "the local file's own frames")
         }
         #expect(listener.connections == 0, "analyze connected to 127.0.0.1:\(listener.port)")
     }
@@ -93,22 +108,36 @@ struct InputReferenceTests {
     @Test func aPlaylistNamedLikeAVideoIsRefusedAndItsSegmentIsNotRead() throws {
         let folder = try Fixture.temporaryDirectory()
         let segment = folder.appendingPathComponent("other.ts").path
-        let made = try runProgram(try Self.ffmpeg(), ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10",
-                                                      "-t", "1", segment])
+        let made = try runProgram(
+            try Self.ffmpeg(),
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10",
+                "-t", "1", segment,
+            ])
         try #require(made.status == 0)
         let listener = try Listener()
         listener.start()
         defer { listener.stop() }
         // An HLS playlist naming a local segment and one on the listener, and an FFmpeg concat script.
-        let hls = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1.0,\n\(segment)\n#EXTINF:1.0,\nhttp://127.0.0.1:\(listener.port)/b.ts\n#EXT-X-ENDLIST\n"
+        let hls =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1.0,\n\(segment)\n#EXTINF:1.0,\nhttp://127.0.0.1:\(listener.port)/b.ts\n#EXT-X-ENDLIST\n"
         try Data(hls.utf8).write(to: folder.appendingPathComponent("upload.mp4"))
-        try Data("ffconcat version 1.0\nfile '\(segment)'\n".utf8).write(to: folder.appendingPathComponent("concat.mp4"))
+        try Data("ffconcat version 1.0\nfile '\(segment)'\n".utf8).write(
+            to: folder.appendingPathComponent("concat.mp4"))
         let out = try Fixture.temporaryDirectory()
-        let run = try runProgram(CommandLineTests.binary.path, ["upload.mp4", "concat.mp4", "--rects", "--no-png", "--no-svg", "-o", out.path], in: folder)
+        let run = try runProgram(
+            CommandLineTests.binary.path,
+            ["upload.mp4", "concat.mp4", "--rects", "--no-png", "--no-svg", "-o", out.path], in: folder)
         #expect(run.status != 0)
-        #expect(run.output.contains("upload.mp4: it is not a self-contained video file (FFmpeg reads it as 'hls'"), "\(run.output)")
-        #expect(run.output.contains("concat.mp4: it is not a self-contained video file (FFmpeg reads it as 'concat'"), "\(run.output)")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("upload.mp4").path), "no annotated video of another file's frames")
+        #expect(
+            run.output.contains("upload.mp4: it is not a self-contained video file (FFmpeg reads it as 'hls'"),
+            "\(run.output)")
+        #expect(
+            run.output.contains("concat.mp4: it is not a self-contained video file (FFmpeg reads it as 'concat'"),
+            "\(run.output)")
+        #expect(
+            !FileManager.default.fileExists(atPath: out.appendingPathComponent("upload.mp4").path),
+            "no annotated video of another file's frames")
         #expect(listener.connections == 0)
     }
 }

@@ -21,7 +21,8 @@ struct LibraryAPITests {
 
     @Test func theAsyncVariantRunsOffTheCallersTask() async throws {
         let portrait = DebianPhoto.folder.appendingPathComponent("astronaut.png")
-        try #require(FileManager.default.fileExists(atPath: portrait.path), "run scripts/fetch-test-images (scripts/test does)")
+        try #require(
+            FileManager.default.fileExists(atPath: portrait.path), "run scripts/fetch-test-images (scripts/test does)")
         let faces = try await ImageRequestHandler(url: portrait).perform(FaceRequest())
         #expect(faces.count == 1)
     }
@@ -33,10 +34,13 @@ struct LibraryAPITests {
         let codes = try ImageRequestHandler(data: bytes, name: "upload-1").perform(BarcodeRequest())
         #expect(Set(codes.map(\.payload)) == ["https://example.com/redeem?card=603491205578", "603491205578"])
         // A typeset PDF's first page, its own words; named as a real file, which must not be what poppler reads.
-        let pdf = Data(PDFDocumentTests.pdf([PDFDocumentTests.textPage("BT /F1 24 Tf 72 700 Td (Invoice 2026-11) Tj ET")]))
+        let pdf = Data(
+            PDFDocumentTests.pdf([PDFDocumentTests.textPage("BT /F1 24 Tf 72 700 Td (Invoice 2026-11) Tj ET")]))
         let page = try ImageRequestHandler(data: pdf, name: card.path).perform(TextRequest())
         #expect(page.lines.map(\.string) == ["Invoice 2026-11"])
-        #expect(throws: AnalysisError.self) { try ImageRequestHandler(data: Data("not an image".utf8)).perform(BarcodeRequest()) }
+        #expect(throws: AnalysisError.self) {
+            try ImageRequestHandler(data: Data("not an image".utf8)).perform(BarcodeRequest())
+        }
         do {
             _ = try ImageRequestHandler(data: Data(bytes.prefix(200)), name: "cut.jpg").perform(BarcodeRequest())
             Issue.record("a truncated JPEG was decoded")
@@ -59,9 +63,10 @@ struct LibraryAPITests {
     @Test func concurrentCallsGetTheSameAnswer() async throws {
         let handler = ImageRequestHandler(url: card)
         let payloads = try await withThrowingTaskGroup(of: Set<String>.self) { group in
-            for _ in 0 ..< 4 { group.addTask { Set(try await handler.perform(BarcodeRequest()).map(\.payload)) } }
+            for _ in 0..<4 { group.addTask { Set(try await handler.perform(BarcodeRequest()).map(\.payload)) } }
             return try await group.reduce(into: [Set<String>]()) { $0.append($1) }
         }
-        #expect(payloads == Array(repeating: ["https://example.com/redeem?card=603491205578", "603491205578"], count: 4))
+        #expect(
+            payloads == Array(repeating: ["https://example.com/redeem?card=603491205578", "603491205578"], count: 4))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -40,17 +41,23 @@ struct ModelIdentityTests {
     }
 
     @Test func theStandardFoldersFollowHomeAndXDG() {
-        let folders = ModelLocator.standardDirectories(environment: ["HOME": "/home/someone", "XDG_DATA_HOME": "/data", "ANALYZE_MODELS": "/models"])
+        let folders = ModelLocator.standardDirectories(environment: [
+            "HOME": "/home/someone", "XDG_DATA_HOME": "/data", "ANALYZE_MODELS": "/models",
+        ])
         #expect(folders.first == "/models")
         #expect(folders.contains("/data/analyze/models") && folders.contains("/home/someone/.cache/analyze/models"))
-        #expect(ModelLocator.standardDirectories(environment: ["HOME": "/home/someone"]).contains("/home/someone/.local/share/analyze/models"))
+        #expect(
+            ModelLocator.standardDirectories(environment: ["HOME": "/home/someone"]).contains(
+                "/home/someone/.local/share/analyze/models"))
     }
 
     /// Found through PATH, argv[0] is just `analyze`: the install prefix comes from /proc/self/exe.
     @Test func thePrefixFolderComesFromTheRealExecutable() {
         let executable = ModelLocator.executablePath()
         #expect(executable.path.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: executable.path))
-        let prefix = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/analyze/models").path
+        let prefix = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "share/analyze/models"
+        ).path
         #expect(ModelLocator.standardDirectories(environment: [:]).contains(prefix))
     }
 }

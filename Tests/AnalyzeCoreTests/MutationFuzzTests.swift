@@ -1,6 +1,7 @@
 import CHeif
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -21,18 +22,38 @@ struct MutationFuzzTests {
     /// Seeds: a JPEG with an EXIF orientation, PNGs with text and codes, a hand-built TIFF, a WebP
     /// encoded by OpenCV (libwebp) from a QR code.
     static func seeds() throws -> [(name: String, bytes: [UInt8])] {
-        let files = ["orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg", "barcodes/qr-hello.png",
-                     "barcodes/ean13.png", "rects/quad-1.png"]
-        let qr = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))).0
-        let page = MultiPageTIFFTests.Page(width: 16, height: 8, pixels: (0 ..< 128).map { UInt8(($0 * 5) & 0xFF) })
-        let pdf = PDFDocumentTests.pdf([try PDFDocumentTests.jpegPage("orientation/orient-1.jpg", width: 480, height: 320)])
+        let files = [
+            "orientation/orient-6.jpg", "orientation/orient-invalid.jpg", "samples/receipt-exif6.jpg",
+            "barcodes/qr-hello.png",
+            "barcodes/ean13.png", "rects/quad-1.png",
+        ]
+        let qr = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
+        ).0
+        let page = MultiPageTIFFTests.Page(width: 16, height: 8, pixels: (0..<128).map { UInt8(($0 * 5) & 0xFF) })
+        let pdf = PDFDocumentTests.pdf([
+            try PDFDocumentTests.jpegPage("orientation/orient-1.jpg", width: 480, height: 320)
+        ])
         return try files.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path($0))))) }
-            + [("tiff", tiff()), ("webp", try qr.webpData(quality: 80)), ("tiff-pages", MultiPageTIFFTests.tiff([page, page])),
-               ("pgm", Array("P5\n# scan\n16 8\n255\n".utf8) + page.pixels), ("pdf", pdf),
-               ("gif", ScanFormatTests.gif(screen: (10, 12), frame: (1, 1, 8, 8), palette: [[0, 0, 0], [255, 255, 255], [200, 30, 30], [30, 30, 200]],
-                                           indices: (0 ..< 64).map { UInt8(($0 / 3) % 4) }, transparent: 3, interlaced: true)),
-               ("heic", try HEIFTests.heic(try HEIFTests.upright().resized(width: 96, height: 64), orientation: heif_orientation_rotate_90_cw)),
-               ("heic-grid", HEIFTests.gridHEIF(width: 4032, height: 3024, wide: false))]
+            + [
+                ("tiff", tiff()), ("webp", try qr.webpData(quality: 80)),
+                ("tiff-pages", MultiPageTIFFTests.tiff([page, page])),
+                ("pgm", Array("P5\n# scan\n16 8\n255\n".utf8) + page.pixels), ("pdf", pdf),
+                (
+                    "gif",
+                    ScanFormatTests.gif(
+                        screen: (10, 12), frame: (1, 1, 8, 8),
+                        palette: [[0, 0, 0], [255, 255, 255], [200, 30, 30], [30, 30, 200]],
+                        indices: (0..<64).map { UInt8(($0 / 3) % 4) }, transparent: 3, interlaced: true)
+                ),
+                (
+                    "heic",
+                    try HEIFTests.heic(
+                        try HEIFTests.upright().resized(width: 96, height: 64),
+                        orientation: heif_orientation_rotate_90_cw)
+                ),
+                ("heic-grid", HEIFTests.gridHEIF(width: 4032, height: 3024, wide: false)),
+            ]
     }
 
     /// A mutant of the two-page TIFF is also read as its second page, as the runner reads such a file.
@@ -44,7 +65,7 @@ struct MutationFuzzTests {
     static func tiff() -> [UInt8] {
         let width: UInt32 = 16, height: UInt32 = 16
         func u16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func u32(_ v: UInt32) -> [UInt8] { (0 ..< 4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func u32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         let entries: [(UInt16, UInt16, UInt32, UInt32)] = [
             (256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
             (273, 4, 1, 8 + 2 + 9 * 12 + 4), (274, 3, 1, 6), (277, 3, 1, 1), (279, 4, 1, width * height),
@@ -54,7 +75,7 @@ struct MutationFuzzTests {
             out += u16(tag) + u16(type) + u32(count) + (type == 3 ? u16(UInt16(value)) + [0, 0] : u32(value))
         }
         out += u32(0)
-        out += (0 ..< Int(width * height)).map { UInt8(($0 * 7) & 0xFF) }
+        out += (0..<Int(width * height)).map { UInt8(($0 * 7) & 0xFF) }
         return out
     }
 
@@ -62,16 +83,19 @@ struct MutationFuzzTests {
     static func mutate(_ bytes: [UInt8], using g: inout UntrustedBytesTests.Generator) -> [UInt8] {
         var b = bytes
         guard !b.isEmpty else { return [0xFF] }
-        for _ in 0 ..< Int.random(in: 1 ... 4, using: &g) {
-            let at = Int.random(in: 0 ..< max(1, b.count), using: &g)
-            switch Int.random(in: 0 ..< 6, using: &g) {
-            case 0: b[at] ^= UInt8(1) << UInt8.random(in: 0 ..< 8, using: &g)
+        for _ in 0..<Int.random(in: 1...4, using: &g) {
+            let at = Int.random(in: 0..<max(1, b.count), using: &g)
+            switch Int.random(in: 0..<6, using: &g) {
+            case 0: b[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &g)
             case 1: b[at] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE].randomElement(using: &g) ?? 0
-            case 2: b.insert(contentsOf: (0 ..< Int.random(in: 1 ... 16, using: &g)).map { _ in UInt8.random(in: 0 ... 255, using: &g) }, at: at)
-            case 3: b.removeSubrange(at ..< min(b.count, at + Int.random(in: 1 ... 64, using: &g)))
+            case 2:
+                b.insert(
+                    contentsOf: (0..<Int.random(in: 1...16, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g)
+                    }, at: at)
+            case 3: b.removeSubrange(at..<min(b.count, at + Int.random(in: 1...64, using: &g)))
             case 4:
-                let end = min(b.count, at + Int.random(in: 1 ... 256, using: &g))
-                b.insert(contentsOf: Array(b[at ..< end]), at: Int.random(in: 0 ... b.count, using: &g))
+                let end = min(b.count, at + Int.random(in: 1...256, using: &g))
+                b.insert(contentsOf: Array(b[at..<end]), at: Int.random(in: 0...b.count, using: &g))
             default: b = Array(b.prefix(at))
             }
             if b.isEmpty { b = [0xFF] }
@@ -85,7 +109,7 @@ struct MutationFuzzTests {
         let requests = RequestSet([RectangleRequest(), BarcodeRequest()])
         let engines = WorkerEngines()
         var decoded = 0, refused = 0, slowest = 0.0
-        for n in 0 ..< Self.count {
+        for n in 0..<Self.count {
             let seed = seeds[n % seeds.count]
             let bytes = Self.mutate(seed.bytes, using: &g)
             _ = ImageHeader(parsing: bytes)
@@ -106,16 +130,23 @@ struct MutationFuzzTests {
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
         #expect(slowest < 10, "a mutant took \(slowest) s")
-        print("mutation fuzzing: \(Self.count) mutants (seed \(Self.seed)), \(decoded) decoded, \(refused) refused, slowest \(String(format: "%.3f", slowest)) s")
+        print(
+            "mutation fuzzing: \(Self.count) mutants (seed \(Self.seed)), \(decoded) decoded, \(refused) refused, slowest \(String(format: "%.3f", slowest)) s"
+        )
     }
 
     /// Video seeds: a second of vtest.avi as MJPEG and MPEG-4 in AVI, H.264-free MPEG-4 in MP4 and in
     /// MPEG-TS (ffmpeg's own encoders, at 160×120).
     static func videoSeeds(in folder: URL) throws -> [(name: String, bytes: [UInt8])] {
         var seeds: [(String, [UInt8])] = []
-        for (name, codec) in [("mjpeg.avi", "mjpeg"), ("mpeg4.avi", "mpeg4"), ("mpeg4.mp4", "mpeg4"), ("mpeg4.ts", "mpeg4")] {
+        for (name, codec) in [
+            ("mjpeg.avi", "mjpeg"), ("mpeg4.avi", "mpeg4"), ("mpeg4.mp4", "mpeg4"), ("mpeg4.ts", "mpeg4"),
+        ] {
             let file = folder.appendingPathComponent(name)
-            try SequenceTests.ffmpeg(["-i", try OpenCVSample.path("vtest.avi"), "-t", "1", "-vf", "scale=160:120", "-c:v", codec, "-q:v", "5", file.path])
+            try SequenceTests.ffmpeg([
+                "-i", try OpenCVSample.path("vtest.avi"), "-t", "1", "-vf", "scale=160:120", "-c:v", codec, "-q:v", "5",
+                file.path,
+            ])
             seeds.append((name, [UInt8](try Data(contentsOf: file))))
         }
         return seeds
@@ -132,7 +163,7 @@ struct MutationFuzzTests {
         var read = 0, refused = 0, frames = 0, slowest = 0.0
         let requests = RequestSet([RectangleRequest()])
         let engines = WorkerEngines()
-        for n in 0 ..< count {
+        for n in 0..<count {
             let seed = seeds[n % seeds.count]
             let file = folder.appendingPathComponent("mutant-\(n % 4)." + (seed.name as NSString).pathExtension)
             try Data(Self.mutate(seed.bytes, using: &g)).write(to: file)
@@ -141,10 +172,14 @@ struct MutationFuzzTests {
                 let source = try VideoFrameSource(path: file.path, maximumPixels: 1_000_000)
                 var selector = FrameSelector(FrameSampling(maximumFrames: 8))
                 while let frame = source.next(&selector) {
-                    var analysis = ImageAnalysis(file: "", orientation: 1, width: frame.image.width, height: frame.image.height)
+                    var analysis = ImageAnalysis(
+                        file: "", orientation: 1, width: frame.image.width, height: frame.image.height)
                     var timings = StageTimings()
-                    ImageRequestHandler.perform(requests, on: frame.image, engines: engines, into: &analysis, timings: &timings)
-                    #expect(frame.image.width > 0 && frame.image.height > 0 && frame.image.width * frame.image.height <= 1_000_000)
+                    ImageRequestHandler.perform(
+                        requests, on: frame.image, engines: engines, into: &analysis, timings: &timings)
+                    #expect(
+                        frame.image.width > 0 && frame.image.height > 0
+                            && frame.image.width * frame.image.height <= 1_000_000)
                     frames += 1
                 }
                 _ = source.takeWarnings()
@@ -157,6 +192,8 @@ struct MutationFuzzTests {
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
         #expect(slowest < 30, "a video mutant took \(slowest) s")
-        print("mutation fuzzing (videos): \(count) mutants (seed \(Self.seed)), \(read) opened (\(frames) frames analysed), \(refused) refused, slowest \(String(format: "%.3f", slowest)) s")
+        print(
+            "mutation fuzzing (videos): \(count) mutants (seed \(Self.seed)), \(read) opened (\(frames) frames analysed), \(refused) refused, slowest \(String(format: "%.3f", slowest)) s"
+        )
     }
 }

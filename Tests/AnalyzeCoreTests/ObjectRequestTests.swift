@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -15,7 +16,9 @@ enum OpenCVSample {
     }
 
     static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
-        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(requests, engines: WorkerEngines()).analysis
+        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(
+            requests, engines: WorkerEngines()
+        ).analysis
     }
 }
 
@@ -32,7 +35,9 @@ struct ObjectRequestTests {
         #expect(messi.boundingBox.intersectionOverUnion(BoundingBox(x: 68, y: 58, width: 391, height: 276)) > 0.7)
         #expect(messi.confidence > 0.8)
         // The four players crouching in the background (about 50 px tall) are people too.
-        let background = objects.filter { $0.identifier == "person" && $0.boundingBox.height < 70 && $0.boundingBox.y > 190 }
+        let background = objects.filter {
+            $0.identifier == "person" && $0.boundingBox.height < 70 && $0.boundingBox.y > 190
+        }
         #expect(background.count >= 4)
         // Ranked labels, best first, and the confidence is the best label's.
         for object in objects {
@@ -48,10 +53,13 @@ struct ObjectRequestTests {
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let tall = folder.appendingPathComponent("tall.png").path
-        let script = "import cv2, sys; m = cv2.imread(sys.argv[1]); top = cv2.flip(m, 0); cv2.imwrite(sys.argv[2], cv2.vconcat([top, top, m]))"
+        let script =
+            "import cv2, sys; m = cv2.imread(sys.argv[1]); top = cv2.flip(m, 0); cv2.imwrite(sys.argv[2], cv2.vconcat([top, top, m]))"
         let made = try runProgram("/usr/bin/python3", ["-c", script, try OpenCVSample.path("messi5.jpg"), tall])
         try #require(made.status == 0, "\(made.output)")
-        let analysis = try ImageRequestHandler(source: ImageSource(path: tall, outputName: "x")).perform(RequestSet([ObjectRequest()]), engines: WorkerEngines()).analysis
+        let analysis = try ImageRequestHandler(source: ImageSource(path: tall, outputName: "x")).perform(
+            RequestSet([ObjectRequest()]), engines: WorkerEngines()
+        ).analysis
         let objects = try #require(analysis.objects).filter { $0.boundingBox.y >= 684 }
         #expect(objects.contains { $0.identifier == "sports ball" })
         // Three of the four crouching players (the landscape photo alone gives four); fitted into a
@@ -64,7 +72,9 @@ struct ObjectRequestTests {
     @Test func findsTheTableOfADimRoomAtNight() throws {
         let path = TextGateTests.phone.appendingPathComponent("pic2/IMG_20191224_234846.jpg").path
         try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        let analysis = try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(RequestSet([ObjectRequest()]), engines: WorkerEngines()).analysis
+        let analysis = try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(
+            RequestSet([ObjectRequest()]), engines: WorkerEngines()
+        ).analysis
         let names = Set(try #require(analysis.objects).map(\.identifier))
         #expect(names.isSuperset(of: ["dining table", "bowl", "bottle"]), "\(names)")
     }
@@ -91,7 +101,8 @@ struct ObjectRequestTests {
         let small = try OpenCVSample.analyze("messi5.jpg", RequestSet([request]))
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("messi5.jpg"))))
         let (pixels, _) = try OpenCVMat.decode(bytes)
-        let large = UprightImage(pixels: try pixels.resized(width: pixels.width * 8, height: pixels.height * 8), orientation: .up)
+        let large = UprightImage(
+            pixels: try pixels.resized(width: pixels.width * 8, height: pixels.height * 8), orientation: .up)
         let engines = WorkerEngines()
         let network = try engines.network(request.model)
         let source = try network.source(in: large)
@@ -102,7 +113,9 @@ struct ObjectRequestTests {
         for (big, original) in zip(found, expected) {
             let b = original.boundingBox
             let scaled = BoundingBox(x: b.x * 8, y: b.y * 8, width: b.width * 8, height: b.height * 8)
-            #expect(big.boundingBox.intersectionOverUnion(scaled) > 0.9, "\(big.identifier): \(big.boundingBox) vs \(scaled)")
+            #expect(
+                big.boundingBox.intersectionOverUnion(scaled) > 0.9,
+                "\(big.identifier): \(big.boundingBox) vs \(scaled)")
             #expect(abs(big.confidence - original.confidence) < 0.05)
         }
     }
@@ -127,14 +140,24 @@ struct ObjectRequestTests {
         for model in [NetworkModel.yolo11n, .yolov4Tiny] {
             let labels = try DNNNetwork(model: model, models: .standard).labels
             #expect(labels.count == 80)
-            for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] { #expect(labels.contains(name)) }
-            for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] { #expect(!labels.contains(name)) }
+            for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] {
+                #expect(labels.contains(name))
+            }
+            for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] {
+                #expect(!labels.contains(name))
+            }
         }
         let labels = try DNNNetwork(model: .yolo11n, models: .standard).labels
-        for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] { #expect(labels.contains(name)) }
-        for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] { #expect(!labels.contains(name)) }
+        for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] {
+            #expect(labels.contains(name))
+        }
+        for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] {
+            #expect(!labels.contains(name))
+        }
         #expect(ObservationCheck.label("couch", matches: "sofa") && ObservationCheck.label("couch", matches: "Couch"))
-        #expect(ObservationCheck.label("dining table", matches: "diningtable") && ObservationCheck.label("dining table", matches: "table"))
+        #expect(
+            ObservationCheck.label("dining table", matches: "diningtable")
+                && ObservationCheck.label("dining table", matches: "table"))
         #expect(ObservationCheck.label("tv", matches: "tvmonitor") && !ObservationCheck.label("tv", matches: "sofa"))
     }
 
@@ -145,8 +168,9 @@ struct ObjectRequestTests {
         try Data("not a network".utf8).write(to: weights)
         try Data("a\nb\n".utf8).write(to: labels)
         var models = ModelLocator(directories: [])
-        let network = NetworkModel(role: .detector, weights: try models.add(file: weights.path), labels: try models.add(file: labels.path),
-                                   inputWidth: 416, inputHeight: 416)
+        let network = NetworkModel(
+            role: .detector, weights: try models.add(file: weights.path), labels: try models.add(file: labels.path),
+            inputWidth: 416, inputHeight: 416)
         let error = try #require(throws: AnalysisError.self) {
             _ = try DNNNetwork(model: network, models: models)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -8,7 +9,7 @@ import Testing
 struct OrientationTests {
     /// Every stored variant shows the same upright 480×320 image: "UPRIGHT" at the top, the QR
     /// code at the top-left. Checked through both engines, so a wrong transform cannot pass.
-    @Test(arguments: 1 ... 8)
+    @Test(arguments: 1...8)
     func appliesOrientationBeforeAnyRequest(_ tag: Int) throws {
         let analysis = try Fixture.analyze("orientation/orient-\(tag).jpg", .all)
         #expect(analysis.orientation == tag)

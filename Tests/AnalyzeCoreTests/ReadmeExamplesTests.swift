@@ -6,7 +6,8 @@ import Testing
 @Suite("README examples")
 struct ReadmeExamplesTests {
     @Test func theREADMEsExamplesMatchRealRuns() throws {
-        let result = try runScript("readme-examples", ["--check"], environment: ["ANALYZE_BINARY": CommandLineTests.binary.path])
+        let result = try runScript(
+            "readme-examples", ["--check"], environment: ["ANALYZE_BINARY": CommandLineTests.binary.path])
         #expect(result.status == 0, "\(result.output)")
     }
 }

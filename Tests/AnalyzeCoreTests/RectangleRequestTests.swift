@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -14,13 +15,16 @@ struct RectangleRequestTests {
 
     /// The generated perspective documents and their exact corners (Fixtures/rects/corners.tsv).
     static let quads: [Expected] = {
-        guard let text = try? String(contentsOfFile: Fixture.path("rects/corners.tsv"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOfFile: Fixture.path("rects/corners.tsv"), encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: "\t").map(String.init)
             guard fields.count == 9 else { return nil }
             let v = fields.dropFirst().compactMap(Double.init)
             guard v.count == 8 else { return nil }
-            return Expected(file: fields[0], corners: stride(from: 0, to: 8, by: 2).map { PixelPoint(x: v[$0], y: v[$0 + 1]) })
+            return Expected(
+                file: fields[0], corners: stride(from: 0, to: 8, by: 2).map { PixelPoint(x: v[$0], y: v[$0 + 1]) })
         }
     }()
 
@@ -34,7 +38,8 @@ struct RectangleRequestTests {
         let best = try #require(analysis.rectangles?.first)
         let diagonal = (Double(analysis.width * analysis.width + analysis.height * analysis.height)).squareRoot()
         for (found, wanted) in zip(best.corners, expected.corners) {
-            let error = ((found.x - wanted.x) * (found.x - wanted.x) + (found.y - wanted.y) * (found.y - wanted.y)).squareRoot()
+            let error = ((found.x - wanted.x) * (found.x - wanted.x) + (found.y - wanted.y) * (found.y - wanted.y))
+                .squareRoot()
             #expect(error <= 0.02 * diagonal, "corner \(found) vs \(wanted)")
         }
         #expect(best.confidence > 0.6)
@@ -47,9 +52,15 @@ struct RectangleRequestTests {
     @Test func visionParametersFilterTheResults() throws {
         let file = try #require(Self.quads.first).file
         // A tiny maximum aspect ratio or a minimum size larger than the image excludes the document.
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumAspectRatio: 0.05, maximumAspectRatio: 0.1)])).rectangles == [])
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumSize: 0.99)])).rectangles == [])
-        #expect(try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumConfidence: 0.999)])).rectangles == [])
+        #expect(
+            try Fixture.analyze(
+                "rects/\(file)", RequestSet([RectangleRequest(minimumAspectRatio: 0.05, maximumAspectRatio: 0.1)])
+            ).rectangles == [])
+        #expect(
+            try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumSize: 0.99)])).rectangles == [])
+        #expect(
+            try Fixture.analyze("rects/\(file)", RequestSet([RectangleRequest(minimumConfidence: 0.999)])).rectangles
+                == [])
     }
 
     @Test func rectifiesTheDocumentIntoItsOwnPNG() throws {
@@ -57,8 +68,10 @@ struct RectangleRequestTests {
         let out = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = [ImageSource(path: Fixture.path("rects/\(file)"), outputName: "doc")]
-        let outcomes = try BatchRunner(sources: sources, requests: RequestSet([RectangleRequest(maximumObservations: 1)]),
-                                       output: OutputOptions(directory: out, sideOutputs: ["rectify"]), jobs: 1).run()
+        let outcomes = try BatchRunner(
+            sources: sources, requests: RequestSet([RectangleRequest(maximumObservations: 1)]),
+            output: OutputOptions(directory: out, sideOutputs: ["rectify"]), jobs: 1
+        ).run()
         let rect = try #require(outcomes.first?.analysis?.rectangles?.first)
         let png = try [UInt8](Data(contentsOf: out.appendingPathComponent("doc.rect-1.png")))
         let size = rect.rectifiedSize

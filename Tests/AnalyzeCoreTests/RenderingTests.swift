@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("Renderers")
 struct RenderingTests {
@@ -18,7 +20,9 @@ struct RenderingTests {
                 guard let start = element.range(of: " \(name)=\"") else { return nil }
                 return Double(element[start.upperBound...].prefix { $0 != "\"" })
             }
-            guard let x = number("x"), let y = number("y"), let w = number("width"), let h = number("height") else { return nil }
+            guard let x = number("x"), let y = number("y"), let w = number("width"), let h = number("height") else {
+                return nil
+            }
             return LabelLayout.Rect(x: x, y: y, width: w, height: h)
         }
     }
@@ -27,13 +31,17 @@ struct RenderingTests {
     /// canvas; the caption takes a corner free of the other labels (the astronaut's, not the top-left
     /// where `person 87%` was hidden); shortened labels end in `…` (`...` on the PNG).
     @Test func labelsNeverHideEachOtherAndStayOnTheCanvas() throws {
-        let requests = RequestSet([FaceRequest(), ObjectRequest(), ClassificationRequest(), RectangleRequest(), BarcodeRequest()])
+        let requests = RequestSet([
+            FaceRequest(), ObjectRequest(), ClassificationRequest(), RectangleRequest(), BarcodeRequest(),
+        ])
         for name in ["astronaut.png", "camera.png", "coffee.png"] {
             let analysis = try DebianPhoto.analyze(name, requests)
             let boxes = Self.labelBoxes(SVGRenderer.svg(for: analysis, imageHref: nil))
             #expect(boxes.count >= (name == "coffee.png" ? 2 : 3), "\(name): \(boxes)")
             for (i, a) in boxes.enumerated() {
-                #expect(a.x >= 0 && a.y >= 0 && a.maxX <= Double(analysis.width) + 0.01 && a.maxY <= Double(analysis.height) + 0.01, "\(name): \(a)")
+                #expect(
+                    a.x >= 0 && a.y >= 0 && a.maxX <= Double(analysis.width) + 0.01
+                        && a.maxY <= Double(analysis.height) + 0.01, "\(name): \(a)")
                 for b in boxes[(i + 1)...] { #expect(a.overlap(b) < 0.5, "\(name): \(a) and \(b) overlap") }
             }
         }
@@ -49,14 +57,17 @@ struct RenderingTests {
     /// The image's labels (a caption in a corner) never cover a line of text: on the receipt, whose
     /// labels the top-left corner would put over "CAFE LUNA", the caption takes a free corner.
     @Test func theCaptionLeavesTextLinesReadable() throws {
-        let analysis = try Fixture.analyze("samples/receipt-exif6.jpg", RequestSet([TextRequest(), ClassificationRequest()]))
+        let analysis = try Fixture.analyze(
+            "samples/receipt-exif6.jpg", RequestSet([TextRequest(), ClassificationRequest()]))
         let lines = try #require(analysis.text).filter { $0.confidence >= AnnotationStyle.minimumDrawnConfidence }
         #expect(lines.contains { $0.string.contains("LUNA") })
         let captions = Self.labelBoxes(SVGRenderer.svg(for: analysis, imageHref: nil))
         #expect(!captions.isEmpty)
         for caption in captions {
             for line in lines {
-                let box = LabelLayout.Rect(x: line.boundingBox.x, y: line.boundingBox.y, width: line.boundingBox.width, height: line.boundingBox.height)
+                let box = LabelLayout.Rect(
+                    x: line.boundingBox.x, y: line.boundingBox.y, width: line.boundingBox.width,
+                    height: line.boundingBox.height)
                 #expect(caption.overlap(box) == 0, "caption \(caption) covers '\(line.string)'")
             }
         }
@@ -67,7 +78,9 @@ struct RenderingTests {
     @Test func aCrowdsLabelsStandApartWithLeaderLines() throws {
         let layout = LabelLayout(width: 640, height: 480)
         // Three rows of eight faces, shoulder to shoulder.
-        let boxes = (0 ..< 24).map { BoundingBox(x: 180 + Double($0 % 8) * 30, y: 180 + Double($0 / 8) * 32, width: 28, height: 28) }
+        let boxes = (0..<24).map {
+            BoundingBox(x: 180 + Double($0 % 8) * 30, y: 180 + Double($0 / 8) * 32, width: 28, height: 28)
+        }
         let placed = boxes.map { layout.place((90, 16), near: $0) }
         for (i, a) in placed.enumerated() {
             #expect(a.rect.x >= 0 && a.rect.y >= 0 && a.rect.maxX <= 640 && a.rect.maxY <= 480)
@@ -86,8 +99,15 @@ struct RenderingTests {
         // In the SVG each such label comes with a <line class="leader">.
         // The first ten of the crowd in a 320 x 240 image, as objects with long names.
         var analysis = ImageAnalysis(file: "crowd.png", orientation: 1, width: 320, height: 240)
-        let small = boxes.prefix(10).map { BoundingBox(x: $0.x - 160, y: $0.y - 120, width: $0.width, height: $0.height) }
-        analysis.set(small.map { RecognizedObjectObservation(boundingBox: $0, confidence: 0.9, labels: [ClassificationObservation(identifier: "passenger on the platform", confidence: 0.9)]) }, for: .objects)
+        let small = boxes.prefix(10).map {
+            BoundingBox(x: $0.x - 160, y: $0.y - 120, width: $0.width, height: $0.height)
+        }
+        analysis.set(
+            small.map {
+                RecognizedObjectObservation(
+                    boundingBox: $0, confidence: 0.9,
+                    labels: [ClassificationObservation(identifier: "passenger on the platform", confidence: 0.9)])
+            }, for: .objects)
         let svg = SVGRenderer.svg(for: analysis, imageHref: nil)
         #expect(svg.components(separatedBy: "<line class=\"leader\"").count - 1 >= 4)
         let drawn = Self.labelBoxes(svg)
@@ -161,7 +181,10 @@ struct RenderingTests {
     func parse(_ xml: String) throws -> (elements: Set<String>, text: String, groupIDs: Set<String>) {
         final class Collector: NSObject, XMLParserDelegate {
             var elements = Set<String>(), text = "", groupIDs = Set<String>()
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 elements.insert(name)
                 if name == "g", let id = attributes["id"] { groupIDs.insert(id) }
             }
@@ -183,7 +206,8 @@ struct GraySourceTests {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         #expect(bytes[25] == 0)  // PNG colour type 0: grayscale
         let source = ImageSource(path: Fixture.path("text/page.png"), outputName: "x")
-        let result = try ImageRequestHandler(source: source).perform(RequestSet([TextRequest()]), engines: WorkerEngines())
+        let result = try ImageRequestHandler(source: source).perform(
+            RequestSet([TextRequest()]), engines: WorkerEngines())
         #expect(result.image.pixels.channels == 1)
         #expect(try result.image.gray() === result.image.pixels)
         let png = try AnnotatedImageRenderer.png(of: result.image, analysis: result.analysis, drawingOnTheImage: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -13,7 +14,7 @@ struct ResizeTests {
         mat.withPixels { base, stride in
             var out: [UInt8] = []
             out.reserveCapacity(mat.width * mat.height * mat.channels)
-            for y in 0 ..< mat.height {
+            for y in 0..<mat.height {
                 out.append(contentsOf: UnsafeBufferPointer(start: base + y * stride, count: mat.width * mat.channels))
             }
             return out
@@ -26,13 +27,18 @@ struct ResizeTests {
         let photo = try Wallpaper.image("Path").pixels
         let sources = [photo, try photo.gray(), try photo.cropped(x: 3, y: 5, width: 1001, height: 757)]
         for source in sources {
-            let sizes = [(640, 400), (672, 419), (320, 200), (1999, 1249), (799, 333), (200, 1200), (1, 1), (37, 1031),
-                         (source.width / 2, source.height / 2), (source.width - 1, source.height - 1), (source.width, source.height)]
+            let sizes = [
+                (640, 400), (672, 419), (320, 200), (1999, 1249), (799, 333), (200, 1200), (1, 1), (37, 1031),
+                (source.width / 2, source.height / 2), (source.width - 1, source.height - 1),
+                (source.width, source.height),
+            ]
             for (width, height) in sizes where width <= source.width && height <= source.height {
                 let ours = try source.resized(width: width, height: height)
                 let opencv = try source.resizedByOpenCVArea(width: width, height: height)
                 #expect(ours.width == width && ours.height == height && ours.channels == source.channels)
-                #expect(bytes(ours) == bytes(opencv), "\(source.width)x\(source.height)x\(source.channels) -> \(width)x\(height)")
+                #expect(
+                    bytes(ours) == bytes(opencv),
+                    "\(source.width)x\(source.height)x\(source.channels) -> \(width)x\(height)")
             }
         }
     }

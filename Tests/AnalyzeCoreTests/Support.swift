@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -12,7 +13,9 @@ enum Fixture {
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// Runs `requests` on one fixture through the real engines.
-    static func analyze(_ relative: String, _ requests: RequestSet, engines: WorkerEngines = WorkerEngines()) throws -> ImageAnalysis {
+    static func analyze(_ relative: String, _ requests: RequestSet, engines: WorkerEngines = WorkerEngines()) throws
+        -> ImageAnalysis
+    {
         let source = ImageSource(path: path(relative), outputName: "x")
         return try ImageRequestHandler(source: source).perform(requests, engines: engines).analysis
     }
@@ -27,18 +30,26 @@ enum Fixture {
 
 /// Runs one of the repository's Python scripts (`scripts/NAME`) with python3 and returns its exit
 /// status and its stdout and stderr together.
-func runScript(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    try runProgram("/usr/bin/python3", [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments,
-                   environment: environment)
+func runScript(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+    status: Int32, output: String
+) {
+    try runProgram(
+        "/usr/bin/python3",
+        [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments,
+        environment: environment)
 }
 
 /// Runs `program` with `arguments`; its status and its stdout and stderr together.
-func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
+    throws -> (status: Int32, output: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

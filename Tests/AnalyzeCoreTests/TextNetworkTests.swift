@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -15,7 +16,9 @@ struct TextNetworkTests {
     static let scenetext = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/scenetext")
 
     static func analyze(_ path: String, _ request: TextRequest = Self.request) throws -> ImageAnalysis {
-        try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(RequestSet([request]), engines: WorkerEngines()).analysis
+        try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(
+            RequestSet([request]), engines: WorkerEngines()
+        ).analysis
     }
 
     /// The whole text, lower-cased, without spaces: the recognizer often joins words that stand close
@@ -25,16 +28,26 @@ struct TextNetworkTests {
     /// The photos made by scripts/make-text-photos, once per test process.
     static let madePhotos: Result<URL, any Error> = Result {
         let folder = try Fixture.temporaryDirectory()
-        let background = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc/fruits.jpg").path
-        let made = try runProgram("/usr/bin/python3", [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/make-text-photos").path,
-                                                       folder.path, background])
-        guard made.status == 0 else { throw AnalysisError(.engineFailed, "scripts/make-text-photos failed: \(made.output)") }
+        let background = Fixture.root.deletingLastPathComponent().appendingPathComponent(
+            ".models/opencv-doc/fruits.jpg"
+        ).path
+        let made = try runProgram(
+            "/usr/bin/python3",
+            [
+                Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/make-text-photos").path,
+                folder.path, background,
+            ])
+        guard made.status == 0 else {
+            throw AnalysisError(.engineFailed, "scripts/make-text-photos failed: \(made.output)")
+        }
         return folder
     }
 
     static func madePhoto(_ name: String) throws -> (path: String, lines: [String]) {
         let folder = try madePhotos.get()
-        let text = try String(contentsOf: folder.appendingPathComponent((name as NSString).deletingPathExtension + ".txt"), encoding: .utf8)
+        let text = try String(
+            contentsOf: folder.appendingPathComponent((name as NSString).deletingPathExtension + ".txt"),
+            encoding: .utf8)
         return (folder.appendingPathComponent(name).path, text.split(separator: "\n").map(String.init))
     }
 
@@ -51,19 +64,27 @@ struct TextNetworkTests {
         let lines = try #require(analysis.text)
         let text = Self.squeezed(lines.map(\.string).joined(separator: " "))
         for word in expected { #expect(text.contains(word), "\(file): '\(word)' not in '\(text)'") }
-        #expect(lines.allSatisfy { $0.recognizer == "ppocr" && $0.corners?.count == 4 }, "read by the network, with corners")
+        #expect(
+            lines.allSatisfy { $0.recognizer == "ppocr" && $0.corners?.count == 4 }, "read by the network, with corners"
+        )
         // Every word's box lies inside the image and inside its line's box.
         for line in lines {
             for word in line.words {
                 let b = word.boundingBox, l = line.boundingBox
-                #expect(b.x >= l.x - 1 && b.y >= l.y - 1 && b.x + b.width <= l.x + l.width + 1 && b.y + b.height <= l.y + l.height + 1)
-                #expect(b.x >= 0 && b.y >= 0 && b.x + b.width <= Double(analysis.width) && b.y + b.height <= Double(analysis.height))
+                #expect(
+                    b.x >= l.x - 1 && b.y >= l.y - 1 && b.x + b.width <= l.x + l.width + 1
+                        && b.y + b.height <= l.y + l.height + 1)
+                #expect(
+                    b.x >= 0 && b.y >= 0 && b.x + b.width <= Double(analysis.width)
+                        && b.y + b.height <= Double(analysis.height))
             }
         }
     }
 
-    @Test(arguments: [("scenetext_word01.jpg", "CHINA"), ("scenetext_word02.jpg", "HERE"), ("scenetext_word03.jpg", "riser"),
-                      ("scenetext_word04.jpg", "Produkt")])
+    @Test(arguments: [
+        ("scenetext_word01.jpg", "CHINA"), ("scenetext_word02.jpg", "HERE"), ("scenetext_word03.jpg", "riser"),
+        ("scenetext_word04.jpg", "Produkt"),
+    ])
     func readsWordsCutOutOfPhotos(file: String, word: String) throws {
         let analysis = try Self.analyze(Self.scenetext.appendingPathComponent(file).path)
         #expect(analysis.fullText?.trimmingCharacters(in: .whitespaces).lowercased() == word.lowercased())
@@ -77,7 +98,9 @@ struct TextNetworkTests {
         // Every price, each on the line of its item.
         let read = try #require(analysis.text).map(\.string)
         for (item, price) in [("Espresso", "2.40"), ("Cappuccino", "3.10"), ("Croissant", "2.20"), ("TOTAL", "12.32")] {
-            #expect(read.contains { $0.contains(item) && $0.contains(price) }, "\(item) \(price) not read as one line: \(read)")
+            #expect(
+                read.contains { $0.contains(item) && $0.contains(price) },
+                "\(item) \(price) not read as one line: \(read)")
         }
     }
 
@@ -106,20 +129,28 @@ struct TextNetworkTests {
         // pixels it is at 1600 - x, 1200 - y, and the line reads right to left there (corners as it reads).
         let honey = try #require(analysis.text?.first { $0.string.contains("HONEY") })
         let corners = try #require(honey.corners)
-        #expect(honey.boundingBox.x > 500 && honey.boundingBox.x + honey.boundingBox.width < 1120, "\(honey.boundingBox)")
-        #expect(honey.boundingBox.y > 1200 - 660 && honey.boundingBox.y + honey.boundingBox.height < 1200 - 380, "\(honey.boundingBox)")
+        #expect(
+            honey.boundingBox.x > 500 && honey.boundingBox.x + honey.boundingBox.width < 1120, "\(honey.boundingBox)")
+        #expect(
+            honey.boundingBox.y > 1200 - 660 && honey.boundingBox.y + honey.boundingBox.height < 1200 - 380,
+            "\(honey.boundingBox)")
         #expect(corners[0].x > corners[1].x, "the first corner is the top-left of the line as it reads: on the right")
     }
 
     @Test func readsAVerticalLabel() throws {
         let (path, lines) = try Self.madePhoto("vertical-label.jpg")
         let analysis = try Self.analyze(path)
-        #expect(Self.squeezed(analysis.fullText ?? "").contains(Self.squeezed(try #require(lines.first))), "\(analysis.fullText ?? "")")
+        #expect(
+            Self.squeezed(analysis.fullText ?? "").contains(Self.squeezed(try #require(lines.first))),
+            "\(analysis.fullText ?? "")")
     }
 
-    @Test(arguments: ["opencv-doc/fruits.jpg", "opencv-doc/squirrel_cls.jpg", "test-images/chelsea.png", "test-images/coffee.png"])
+    @Test(arguments: [
+        "opencv-doc/fruits.jpg", "opencv-doc/squirrel_cls.jpg", "test-images/chelsea.png", "test-images/coffee.png",
+    ])
     func aPhotoWithoutTextGivesNoText(file: String) throws {
-        let analysis = try Self.analyze(Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/" + file).path)
+        let analysis = try Self.analyze(
+            Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/" + file).path)
         #expect(analysis.text?.isEmpty == true, "\(file): \(analysis.text?.map(\.string) ?? [])")
     }
 

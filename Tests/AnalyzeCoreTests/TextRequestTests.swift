@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -9,11 +10,12 @@ struct TextRequestTests {
     @Test func readsThePageLineByLine() throws {
         let analysis = try Fixture.analyze("text/page.png", RequestSet([TextRequest()]))
         let lines = try #require(analysis.text)
-        #expect(lines.map(\.string) == [
-            "The quick brown fox jumps over the lazy dog.",
-            "Pack my box with five dozen liquor jugs.",
-            "Invoice 2026-0042 total 1234.56 EUR",
-        ])
+        #expect(
+            lines.map(\.string) == [
+                "The quick brown fox jumps over the lazy dog.",
+                "Pack my box with five dozen liquor jugs.",
+                "Invoice 2026-0042 total 1234.56 EUR",
+            ])
         // The whole text holds every line, in order (blocks may be separated by blank lines).
         #expect(normalizedWords(analysis.fullText ?? "") == normalizedWords(lines.map(\.string).joined(separator: " ")))
         for line in lines {
@@ -36,7 +38,10 @@ struct TextRequestTests {
         #expect(characters.map(\.string).joined() == first.string)
         // Characters run left to right inside the word.
         #expect(zip(characters, characters.dropFirst()).allSatisfy { $0.boundingBox.x < $1.boundingBox.x })
-        #expect(characters.allSatisfy { $0.boundingBox.x >= first.boundingBox.x && $0.boundingBox.maxX <= first.boundingBox.maxX })
+        #expect(
+            characters.allSatisfy {
+                $0.boundingBox.x >= first.boundingBox.x && $0.boundingBox.maxX <= first.boundingBox.maxX
+            })
     }
 
     @Test func readsHostileTextVerbatim() throws {
@@ -48,8 +53,9 @@ struct TextRequestTests {
         let analysis = try Fixture.analyze("samples/receipt-exif6.jpg", .all)
         #expect(analysis.orientation == 6)
         #expect(analysis.width == 360 && analysis.height == 600)
-        let recall = wordRecall(expected: "CAFE LUNA Receipt 2026-0042 Cappuccino 3.40 Croissant 2.20 TOTAL EUR 9.50 Thank you!",
-                                recognised: analysis.fullText ?? "")
+        let recall = wordRecall(
+            expected: "CAFE LUNA Receipt 2026-0042 Cappuccino 3.40 Croissant 2.20 TOTAL EUR 9.50 Thank you!",
+            recognised: analysis.fullText ?? "")
         #expect(recall >= 0.9)
         #expect(analysis.barcodes?.first?.payload == "https://example.com/r/2026-0042")
     }
@@ -88,9 +94,12 @@ struct PageRotationTests {
         let url = try turnedPage(orientation)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let source = ImageSource(path: url.path, outputName: "turned")
-        let analysis = try ImageRequestHandler(source: source).perform(RequestSet([TextRequest()]), engines: WorkerEngines()).analysis
-        let recall = wordRecall(expected: "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.",
-                                recognised: analysis.fullText ?? "")
+        let analysis = try ImageRequestHandler(source: source).perform(
+            RequestSet([TextRequest()]), engines: WorkerEngines()
+        ).analysis
+        let recall = wordRecall(
+            expected: "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.",
+            recognised: analysis.fullText ?? "")
         #expect(recall >= 0.9)
         // Boxes are in the coordinates of the file as stored: inside it, and the first line
         // (top of the page) is at the bottom when the page is upside down.
@@ -106,7 +115,9 @@ struct PageRotationTests {
         let source = ImageSource(path: url.path, outputName: "turned")
         let analysis = try ImageRequestHandler(source: source)
             .perform(RequestSet([TextRequest(detectsPageRotation: false)]), engines: WorkerEngines()).analysis
-        #expect(wordRecall(expected: "The quick brown fox jumps over the lazy dog.", recognised: analysis.fullText ?? "") < 0.5)
+        #expect(
+            wordRecall(expected: "The quick brown fox jumps over the lazy dog.", recognised: analysis.fullText ?? "")
+                < 0.5)
     }
 }
 
@@ -129,7 +140,8 @@ struct TextGateTests {
         let image = try photo("pic2/IMG_20200608_111614.jpg")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let (page, _) = try OpenCVMat.decode(bytes)
-        let pasted = try page.bgr().resized(width: Int(Double(page.width) * scale), height: Int(Double(page.height) * scale))
+        let pasted = try page.bgr().resized(
+            width: Int(Double(page.width) * scale), height: Int(Double(page.height) * scale))
         try image.pixels.paste(pasted, x: x, y: y)
         return image
     }
@@ -151,7 +163,8 @@ struct TextGateTests {
     @Test func eachPhotoShapeIsSeenAsLargeAsTheDetectorsInputAllows() throws {
         let shapes = [(4000, 3000), (3000, 4000), (4352, 2448), (4272, 2848), (2560, 3840)]
         let inputs = shapes.map { TextDetectorModel.input(forWidth: $0.0, height: $0.1) }
-        #expect(inputs.map { [$0.width, $0.height] } == [[672, 512], [512, 672], [768, 448], [704, 480], [480, 704]])
+        #expect(
+            inputs.map { [$0.width, $0.height] } == [[672, 512], [512, 672], [768, 448], [704, 480], [480, 704]])
         #expect(inputs.allSatisfy { $0.width * $0.height <= 672 * 512 && $0.width % 32 == 0 && $0.height % 32 == 0 })
         let landscape = try photoWithPage(scale: 1.5, x: 1000, y: 1000)
         let portrait = UprightImage(pixels: try landscape.pixels.oriented(.right), orientation: .up)
@@ -159,7 +172,9 @@ struct TextGateTests {
         for image in [landscape, portrait, landscape] {
             let regions = try shared.regions(in: image.pixels)
             #expect(!regions.isEmpty)
-            #expect(regions == (try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector).regions(in: image.pixels)))
+            #expect(
+                regions == (try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector).regions(in: image.pixels))
+            )
         }
     }
 
@@ -167,16 +182,23 @@ struct TextGateTests {
     /// 672×512 letterbox did (with a black band under the photo), where none of the three lines was
     /// found; all three are read.
     @Test func smallPrintInAWidePhotoIsRead() throws {
-        let path = Self.phone.deletingLastPathComponent().appendingPathComponent("lomiri/Bridge_by_Sander_Klootwijk.jpg").path
+        let path = Self.phone.deletingLastPathComponent().appendingPathComponent(
+            "lomiri/Bridge_by_Sander_Klootwijk.jpg"
+        ).path
         try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
         let source = try #require(InputCollector.collect([path]).first)
         let image = try ImageRequestHandler(source: source).perform(RequestSet(), engines: WorkerEngines()).image
         #expect((image.width, image.height) == (4352, 2448))
-        let page = try OpenCVMat.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))).0
+        let page = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
+        ).0
         try image.pixels.paste(try page.bgr().resized(width: 900, height: 198), x: 100, y: 300)
         let lines = try gated.perform(on: image, engines: WorkerEngines()).lines.map(\.string)
-        #expect(lines == ["The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
-                          "Invoice 2026-0042 total 1234.56 EUR"], "\(lines)")
+        #expect(
+            lines == [
+                "The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
+                "Invoice 2026-0042 total 1234.56 EUR",
+            ], "\(lines)")
     }
 
     /// Small print (20-px capitals) elsewhere in the photo: the detector, at a sixth of the photo's size,
@@ -189,18 +211,23 @@ struct TextGateTests {
         let image = try photoWithPage(scale: 1, x: x, y: y)
         let page = try gated.perform(on: image, engines: WorkerEngines())
         for expected in ["Pack my box with five dozen liquor jugs.", "Invoice 2026-0042 total 1234.56 EUR"] {
-            let line = try #require(page.lines.first { wordRecall(expected: expected, recognised: $0.string) >= 0.5 }, "\(page.fullText)")
+            let line = try #require(
+                page.lines.first { wordRecall(expected: expected, recognised: $0.string) >= 0.5 }, "\(page.fullText)")
             #expect(wordRecall(expected: expected, recognised: line.string) == 1, "\(line.string)")
             // The line is where the page was pasted (1000x220), in the photo's pixels.
             let box = line.boundingBox
-            #expect(box.x >= Double(x) && box.maxX <= Double(x + 1000) && box.y >= Double(y) && box.maxY <= Double(y + 220), "\(box)")
+            #expect(
+                box.x >= Double(x) && box.maxX <= Double(x + 1000) && box.y >= Double(y) && box.maxY <= Double(y + 220),
+                "\(box)")
         }
         // No line away from the page: the photo around it, read too, is dropped as unvouched, from the
         // lines and from the whole text alike.
         #expect(page.fullText.split(separator: "\n").map(String.init) == page.lines.map(\.string), "\(page.fullText)")
         for line in page.lines {
             let box = line.boundingBox
-            #expect(box.maxX > Double(x) && box.x < Double(x + 1000) && box.maxY > Double(y) && box.y < Double(y + 220), "\(line.string) at \(box)")
+            #expect(
+                box.maxX > Double(x) && box.x < Double(x + 1000) && box.maxY > Double(y) && box.y < Double(y + 220),
+                "\(line.string) at \(box)")
         }
     }
 
@@ -233,8 +260,11 @@ struct TextGateTests {
         let (page0, _) = try OpenCVMat.decode(bytes)
         try image.pixels.paste(try page0.bgr().resized(width: 1500, height: 330), x: 2220, y: 1230)
         let page = try gated.perform(on: image, engines: WorkerEngines())
-        #expect(page.lines.map(\.string) == ["The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
-                                             "Invoice 2026-0042 total 1234.56 EUR"], "\(page.fullText)")
+        #expect(
+            page.lines.map(\.string) == [
+                "The quick brown fox jumps over the lazy dog.", "Pack my box with five dozen liquor jugs.",
+                "Invoice 2026-0042 total 1234.56 EUR",
+            ], "\(page.fullText)")
     }
 
     /// A portrait photo (the phone photo turned upright, 3000x4000) is read by the detector at 512x672.
@@ -247,8 +277,9 @@ struct TextGateTests {
         #expect(image.width == 3000 && image.height == 4000)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("text/page.png"))))
         let page0 = try OpenCVMat.decode(bytes).0
-        try image.pixels.paste(try page0.bgr().resized(width: Int(Double(page0.width) * scale), height: Int(Double(page0.height) * scale)),
-                               x: 600, y: 3000)
+        try image.pixels.paste(
+            try page0.bgr().resized(width: Int(Double(page0.width) * scale), height: Int(Double(page0.height) * scale)),
+            x: 600, y: 3000)
         let page = try gated.perform(on: image, engines: WorkerEngines())
         let recall = wordRecall(expected: "Invoice 2026-0042 total 1234.56 EUR", recognised: page.fullText)
         #expect(recall >= 0.8, "\(page.fullText)")
@@ -260,8 +291,9 @@ struct TextGateTests {
     @Test func aPhotoWithoutTextGivesNoRegionAndNoText() throws {
         for name in ["pic2/IMG_20200608_111614.jpg", "pic2/IMG_20200124_231153.jpg"] {
             let image = try photo(name)
-            #expect(try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector)
-                .regions(in: image.pixels).isEmpty, "\(name)")
+            #expect(
+                try WorkerEngines().textRegionDetector(TextRequest.ppocrDetector)
+                    .regions(in: image.pixels).isEmpty, "\(name)")
             let page = try gated.perform(on: image, engines: WorkerEngines())
             #expect(page.lines.isEmpty && page.fullText.isEmpty)
         }
@@ -294,7 +326,9 @@ struct TextGateTests {
         #expect(rgbPage.pixels.channels == 3 && !rgbPage.hasColour)
         #expect(try photo("pic2/IMG_20200608_111614.jpg").hasColour)
         // Not gated: the same reading as Tesseract's whole-page one, byte for byte.
-        #expect(try gated.perform(on: rgbPage, engines: WorkerEngines()) == TextRequest().perform(on: rgbPage, engines: WorkerEngines()))
+        #expect(
+            try gated.perform(on: rgbPage, engines: WorkerEngines())
+                == TextRequest().perform(on: rgbPage, engines: WorkerEngines()))
     }
 }
 
@@ -302,35 +336,48 @@ struct TextGateTests {
 @Suite("Text gate setting")
 struct TextGateSettingTests {
     func planned(_ request: TextRequest, models: ModelLocator) throws -> TextRequest? {
-        try RequestPlan(configured: RequestSet([request]), asked: [.text]).resolve(models: models).requests.requests.first as? TextRequest
+        try RequestPlan(configured: RequestSet([request]), asked: [.text]).resolve(models: models).requests.requests
+            .first as? TextRequest
     }
 
     @Test func autoUsesTheDetectorWhereItsFilesAreAndReadsWholeWhereTheyAreNot() throws {
-        let auto = TextRequest(textDetector: TextGate.auto.detector.model, detectorIsOptional: TextGate.auto.detector.isOptional)
+        let auto = TextRequest(
+            textDetector: TextGate.auto.detector.model, detectorIsOptional: TextGate.auto.detector.isOptional)
         // Where the files are (scripts/fetch-models, which scripts/test runs): the detector.
         #expect(try planned(auto, models: .standard)?.textDetector == TextRequest.ppocrDetector)
         // Where they are not, or one has other contents: text still runs, every image read whole.
-        #expect(try planned(auto, models: ModelLocator(directories: ["/nonexistent"])).map { $0.textDetector == nil } == true)
+        #expect(
+            try planned(auto, models: ModelLocator(directories: ["/nonexistent"])).map { $0.textDetector == nil }
+                == true)
         let folder = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = TextRequest.ppocrDetector.identity
-        try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
+        try FileManager.default.copyItem(
+            atPath: try ModelLocator.standard.path(of: model), toPath: folder.appendingPathComponent(model.name).path)
         // The network without ONNX Runtime's library it runs on: read whole.
-        #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
+        #expect(
+            try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
         let library = ONNXRuntime.library
-        try FileManager.default.copyItem(atPath: try ModelLocator.standard.path(of: library), toPath: folder.appendingPathComponent(library.name).path)
-        #expect(try planned(auto, models: ModelLocator(directories: [folder.path]))?.textDetector == TextRequest.ppocrDetector)
+        try FileManager.default.copyItem(
+            atPath: try ModelLocator.standard.path(of: library),
+            toPath: folder.appendingPathComponent(library.name).path)
+        #expect(
+            try planned(auto, models: ModelLocator(directories: [folder.path]))?.textDetector
+                == TextRequest.ppocrDetector)
         try Data("not a network".utf8).write(to: folder.appendingPathComponent(model.name))
-        #expect(try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
+        #expect(
+            try planned(auto, models: ModelLocator(directories: [folder.path])).map { $0.textDetector == nil } == true)
 
         // --text-gate on: the files must be there; off: no detector.
-        let on = TextRequest(textDetector: TextGate.on.detector.model, detectorIsOptional: TextGate.on.detector.isOptional)
+        let on = TextRequest(
+            textDetector: TextGate.on.detector.model, detectorIsOptional: TextGate.on.detector.isOptional)
         #expect(throws: AnalysisError.self) { _ = try planned(on, models: ModelLocator(directories: [folder.path])) }
         #expect(TextGate.off.detector.model == nil)
 
         // The setting is not part of the request's encoding (the options hash --resume compares): only
         // the detector it resolved to is.
-        let encoded = String(decoding: try JSONEncoder().encode(try #require(try planned(auto, models: .standard))), as: UTF8.self)
+        let encoded = String(
+            decoding: try JSONEncoder().encode(try #require(try planned(auto, models: .standard))), as: UTF8.self)
         #expect(!encoded.contains("Optional") && encoded.contains("ppocr-det"))
     }
 }
@@ -354,21 +401,30 @@ struct LargePrintTests {
         let page = try Self.page()
         let large = try page.resized(width: page.width * 3, height: page.height * 3)
         let scale = try #require(try GlyphScale.scale(for: try large.gray()))
-        #expect(scale >= GlyphScale.smallestScale && scale <= 0.6, "\(scale)")   // glyphs of about 50 px read at 26
+        #expect(scale >= GlyphScale.smallestScale && scale <= 0.6, "\(scale)")  // glyphs of about 50 px read at 26
         #expect(try GlyphScale.scale(for: try page.gray()) == nil)
         let sheet = try OpenCVMat.blank(width: page.width * 2, height: page.height * 3, color: (r: 255, g: 255, b: 255))
-        for (x, y) in [(0, 0), (page.width, 0), (0, page.height), (page.width, page.height), (0, 2 * page.height), (page.width, 2 * page.height)] {
+        for (x, y) in [
+            (0, 0), (page.width, 0), (0, page.height), (page.width, page.height), (0, 2 * page.height),
+            (page.width, 2 * page.height),
+        ] {
             try sheet.paste(page, x: x, y: y)
         }
         #expect(try GlyphScale.scale(for: try sheet.gray()) == nil)
 
         let small = try Self.read(page), big = try Self.read(large)
         #expect(wordRecall(expected: Self.sentences, recognised: big.fullText) >= 0.9, "\(big.fullText)")
-        #expect(wordRecall(expected: Self.sentences, recognised: big.fullText) >= wordRecall(expected: Self.sentences, recognised: small.fullText))
+        #expect(
+            wordRecall(expected: Self.sentences, recognised: big.fullText)
+                >= wordRecall(expected: Self.sentences, recognised: small.fullText))
         #expect(big.lines.count == small.lines.count)
         for (a, b) in zip(small.lines, big.lines) {
-            #expect(abs(b.boundingBox.x - 3 * a.boundingBox.x) <= 12 && abs(b.boundingBox.y - 3 * a.boundingBox.y) <= 12, "\(a.boundingBox) \(b.boundingBox)")
-            #expect(abs(b.boundingBox.maxX - 3 * a.boundingBox.maxX) <= 12 && abs(b.boundingBox.maxY - 3 * a.boundingBox.maxY) <= 12, "\(a.boundingBox) \(b.boundingBox)")
+            #expect(
+                abs(b.boundingBox.x - 3 * a.boundingBox.x) <= 12 && abs(b.boundingBox.y - 3 * a.boundingBox.y) <= 12,
+                "\(a.boundingBox) \(b.boundingBox)")
+            #expect(
+                abs(b.boundingBox.maxX - 3 * a.boundingBox.maxX) <= 12
+                    && abs(b.boundingBox.maxY - 3 * a.boundingBox.maxY) <= 12, "\(a.boundingBox) \(b.boundingBox)")
         }
     }
 }

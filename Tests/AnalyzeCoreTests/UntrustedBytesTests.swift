@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
@@ -28,12 +29,12 @@ struct UntrustedBytesTests {
         [0x42, 0x4D],
     ]
 
-    @Test(arguments: 0 ..< signatures.count)
+    @Test(arguments: 0..<signatures.count)
     func randomBytesBehindARealSignatureNeverCrash(_ which: Int) throws {
         var generator = Generator(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(which))
-        for _ in 0 ..< 150 {
-            let length = Int.random(in: 0 ..< 600, using: &generator)
-            let bytes = Self.signatures[which] + (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        for _ in 0..<150 {
+            let length = Int.random(in: 0..<600, using: &generator)
+            let bytes = Self.signatures[which] + (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             _ = ImageHeader(parsing: bytes)
             _ = ExifOrientationReader.orientationTag(in: bytes)
             _ = ImageHeader.isTruncatedJPEG(bytes)

@@ -1,8 +1,8 @@
+import AnalyzeCore
+import AnalyzeOutput
 import Dispatch
 import Foundation
 import Synchronization
-import AnalyzeCore
-import AnalyzeOutput
 
 /// Analyses many images in parallel on Dispatch queues, with bounded memory.
 ///
@@ -45,8 +45,10 @@ public struct BatchRunner: Sendable {
     /// (a progress display for long videos).
     public var onSequenceProgress: (@Sendable (ImageSource, SequenceProgress) -> Void)?
 
-    public init(sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
-                maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels) {
+    public init(
+        sources: [ImageSource], requests: RequestSet, output: OutputOptions?, jobs: Int,
+        maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels
+    ) {
         self.sources = sources
         self.requests = requests
         self.output = output
@@ -91,24 +93,30 @@ public struct BatchRunner: Sendable {
         for side in RequestRegistry.sideOutputs where side.hashedWhenOff || layout?.asks(for: side.name) == true {
             sideOutputs[side.name] = layout?.asks(for: side.name) == true
         }
-        let shape = Shape(requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false,
-                          annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
-                          annotatedMaximumSide: layout?.annotatedMaximumSide,
-                          coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue },
-                          sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking,
-                          pdfResolution: pdfResolution == PDFRenderer.defaultResolution ? nil : pdfResolution, sideOutputs: sideOutputs)
+        let shape = Shape(
+            requests: requests, png: output?.writePNG ?? false, svg: output?.writeSVG ?? false,
+            annotatedFormat: layout.flatMap { $0.annotatedFormat == .auto ? nil : $0.annotatedFormat.rawValue },
+            annotatedMaximumSide: layout?.annotatedMaximumSide,
+            coordinates: layout.flatMap { $0.coordinates == .pixels ? nil : $0.coordinates.rawValue },
+            sampling: sampling == FrameSampling() ? nil : sampling, tracking: tracking,
+            pdfResolution: pdfResolution == PDFRenderer.defaultResolution ? nil : pdfResolution,
+            sideOutputs: sideOutputs)
         let bytes = (try? JSONRenderer.encode(shape, pretty: false)) ?? []
         return String(ContentHash.sha256Hex(bytes).prefix(16))
     }
 
     /// Runs the batch. `onOutcome` is called on one serial queue, once per image, as each finishes.
     /// Returns every outcome in input order.
-    public func run(onOutcome: @escaping @Sendable (ImageOutcome) -> Void = { _ in }) throws(AnalysisError) -> [ImageOutcome] {
+    public func run(onOutcome: @escaping @Sendable (ImageOutcome) -> Void = { _ in }) throws(AnalysisError)
+        -> [ImageOutcome]
+    {
         if let output {
             do {
                 try FileManager.default.createDirectory(at: output.directory, withIntermediateDirectories: true)
             } catch {
-                throw AnalysisError(.outputFailed, "cannot create the output folder: \(error.localizedDescription)", file: output.directory.path)
+                throw AnalysisError(
+                    .outputFailed, "cannot create the output folder: \(error.localizedDescription)",
+                    file: output.directory.path)
             }
             // What a killed run (SIGKILL) left half-written here goes; `--resume` redoes its inputs.
             AtomicFileWriter.removeStale(in: output.directory)
@@ -131,13 +139,18 @@ public struct BatchRunner: Sendable {
         // the other jobs are such workers from the start: one photo's requests run side by side.
         let idleWorkers = IdleWorkers(imageWorkers: workerCount)
         // (No more of them than an image has requests to hand over.)
-        let helpersOnly = sources.contains { $0.kind.isSequence } ? 0 : min(jobs - workerCount, requests.requests.count - 1)
-        for _ in 0 ..< workerCount {
+        let helpersOnly =
+            sources.contains { $0.kind.isSequence } ? 0 : min(jobs - workerCount, requests.requests.count - 1)
+        for _ in 0..<workerCount {
             workers.async(group: group) {
                 let engines = WorkerEngines(models: models)
                 while let index = state.next() {
-                    let outcome = sources[index].kind.isSequence ? processSequence(index: index, engines: engines, optionsHash: optionsHash, lanes: lanes)
-                        : process(index: index, engines: engines, optionsHash: optionsHash, idleWorkers: idleWorkers, pageFingerprints: pageFingerprints)
+                    let outcome =
+                        sources[index].kind.isSequence
+                        ? processSequence(index: index, engines: engines, optionsHash: optionsHash, lanes: lanes)
+                        : process(
+                            index: index, engines: engines, optionsHash: optionsHash, idleWorkers: idleWorkers,
+                            pageFingerprints: pageFingerprints)
                     state.store(retainsObservations ? outcome : outcome.withoutObservations())
                     reporting.async { onOutcome(outcome) }
                     // Hand freed image buffers back to the system between images, so the peak
@@ -147,7 +160,7 @@ public struct BatchRunner: Sendable {
                 idleWorkers.serve(engines: engines, tookImages: true)
             }
         }
-        for _ in 0 ..< max(0, helpersOnly) {
+        for _ in 0..<max(0, helpersOnly) {
             workers.async(group: group) {
                 idleWorkers.serve(engines: WorkerEngines(models: models), tookImages: false)
             }
@@ -171,29 +184,41 @@ public struct BatchRunner: Sendable {
 
     /// Analyses, checks, renders and writes one image; never throws: errors become the outcome.
     /// `pageFingerprints`: where the pages of one file share its fingerprint.
-    func process(index: Int, engines: WorkerEngines, optionsHash: String, idleWorkers: IdleWorkers? = nil,
-                 pageFingerprints: PageFingerprints? = nil) -> ImageOutcome {
+    func process(
+        index: Int, engines: WorkerEngines, optionsHash: String, idleWorkers: IdleWorkers? = nil,
+        pageFingerprints: PageFingerprints? = nil
+    ) -> ImageOutcome {
         let source = sources[index]
         var timings = StageTimings()
         do {
             let identity = source.page != nil && pageFingerprints != nil ? RegularFile.identity(source.path) : nil
             let bytes: [UInt8], fingerprint: InputFingerprint
             if let known = pageFingerprints?.known(path: source.path, identity: identity),
-               let head = RegularFile.head(source.path, count: 1024), PDFRenderer.isPDF(head) {
+                let head = RegularFile.head(source.path, count: 1024), PDFRenderer.isPDF(head)
+            {
                 // Another page of a PDF already hashed, unchanged: poppler reads the parts of the file
                 // the page needs itself, so the file is not read whole again (a 240 MB book, each page).
                 (bytes, fingerprint) = (head, known)
             } else {
-                bytes = try timings.measure("read") { () throws(AnalysisError) in try source.readBytes(maximumBytes: maximumFileBytes) }
+                bytes = try timings.measure("read") { () throws(AnalysisError) in
+                    try source.readBytes(maximumBytes: maximumFileBytes)
+                }
                 fingerprint = timings.measure("fingerprint") {
-                    pageFingerprints.map { $0.fingerprint(of: bytes, path: source.path, identityBefore: identity) } ?? InputFingerprint(of: bytes)
+                    pageFingerprints.map { $0.fingerprint(of: bytes, path: source.path, identityBefore: identity) }
+                        ?? InputFingerprint(of: bytes)
                 }
             }
-            if resume, let output, let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
-                return ImageOutcome(source: source, index: index, result: .success(previous), checkFailures: checks.compactMap { $0.failure(for: previous) },
-                                    resumed: true, timings: timings)
+            if resume, let output,
+                let previous = upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output)
+            {
+                return ImageOutcome(
+                    source: source, index: index, result: .success(previous),
+                    checkFailures: checks.compactMap { $0.failure(for: previous) },
+                    resumed: true, timings: timings)
             }
-            let handler = ImageRequestHandler(source: source, maximumPixels: maximumPixels, pdfResolution: pdfResolution, pdfPageTimeout: pdfPageTimeout)
+            let handler = ImageRequestHandler(
+                source: source, maximumPixels: maximumPixels, pdfResolution: pdfResolution,
+                pdfPageTimeout: pdfPageTimeout)
             // Handed over, not copied: a page of a TIFF is made the file's first in place.
             let result = try handler.perform(requests, engines: engines, bytes: consume bytes, idleWorkers: idleWorkers)
             timings.add(result.timings)
@@ -203,8 +228,10 @@ public struct BatchRunner: Sendable {
             if let output {
                 try write(analysis, image: result.image, for: source, to: output, timings: &timings)
             }
-            return ImageOutcome(source: source, index: index, result: .success(analysis), checkFailures: checks.compactMap { $0.failure(for: analysis) },
-                                timings: timings)
+            return ImageOutcome(
+                source: source, index: index, result: .success(analysis),
+                checkFailures: checks.compactMap { $0.failure(for: analysis) },
+                timings: timings)
         } catch {
             var error = error
             if error.file == nil { error.file = source.path }
@@ -214,10 +241,13 @@ public struct BatchRunner: Sendable {
 
     /// The analysis recorded by an earlier run, when its JSON names the same input bytes and
     /// options and every other output it should have written exists.
-    func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> ImageAnalysis? {
+    func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions)
+        -> ImageAnalysis?
+    {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
-              let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
-              previous.input == fingerprint, previous.optionsHash == optionsHash else { return nil }
+            let previous = try? JSONDecoder().decode(ImageAnalysis.self, from: data),
+            previous.input == fingerprint, previous.optionsHash == optionsHash
+        else { return nil }
         let expected = output.layout.files(for: previous, input: source.path, sideOutputs: RequestRegistry.sideOutputs)
             .map { output.url(of: $0, for: source).path }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? previous : nil
@@ -226,8 +256,10 @@ public struct BatchRunner: Sendable {
     /// Renders every output in memory first, then writes each atomically, the JSON last (it is
     /// what `--resume` trusts): a failure leaves no partial file. The annotated image is drawn on
     /// the image's own pixels, so it is rendered after the rectified crops, which need them clean.
-    func write(_ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
-               timings: inout StageTimings) throws(AnalysisError) {
+    func write(
+        _ analysis: ImageAnalysis, image: UprightImage, for source: ImageSource, to output: OutputOptions,
+        timings: inout StageTimings
+    ) throws(AnalysisError) {
         var files: [(URL, [UInt8])] = []
         let sideOutputs = RequestRegistry.sideOutputs
         for file in output.layout.files(for: analysis, input: source.path, sideOutputs: sideOutputs) {
@@ -244,8 +276,9 @@ public struct BatchRunner: Sendable {
             case .annotated:
                 let format = output.layout.annotatedFormat(forInput: source.path)
                 bytes = try timings.measure("render.\(format.rawValue)") { () throws(AnalysisError) in
-                    try AnnotatedImageRenderer.encode(image, analysis: analysis, format: format, maximumSide: output.layout.annotatedMaximumSide,
-                                                      drawingOnTheImage: true)
+                    try AnnotatedImageRenderer.encode(
+                        image, analysis: analysis, format: format, maximumSide: output.layout.annotatedMaximumSide,
+                        drawingOnTheImage: true)
                 }
             case .video, .contactSheet:
                 continue  // a sequence's (SequenceOutputWriter)
@@ -267,7 +300,8 @@ public struct BatchRunner: Sendable {
         RunReport.relativeFolder(from: directory, to: file).split(separator: "/").map { component in
             FilePathBytes.raw(String(component)).map { byte -> String in
                 let c = Character(Unicode.Scalar(byte))
-                return byte < 0x80 && (c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@".contains(c)) ? String(c) : String(format: "%%%02X", byte)
+                return byte < 0x80 && (c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@".contains(c))
+                    ? String(c) : String(format: "%%%02X", byte)
             }.joined()
         }.joined(separator: "/")
     }

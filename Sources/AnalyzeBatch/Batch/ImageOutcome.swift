@@ -19,17 +19,28 @@ public struct ImageOutcome: Sendable {
     /// then holds only its file, size, warnings and errors).
     public let sequence: SequenceOutcome?
 
-    init(source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String] = [],
-         resumed: Bool = false, timings: StageTimings) {
-        self.init(source: source, index: index, result: result, checkFailures: checkFailures, resumed: resumed, timings: timings,
-                  digest: ImageDigest(source: source, result: result, checkFailures: checkFailures), sequence: nil)
+    init(
+        source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>,
+        checkFailures: [String] = [],
+        resumed: Bool = false, timings: StageTimings
+    ) {
+        self.init(
+            source: source, index: index, result: result, checkFailures: checkFailures, resumed: resumed,
+            timings: timings,
+            digest: ImageDigest(source: source, result: result, checkFailures: checkFailures), sequence: nil)
     }
 
     /// The outcome of an analysed sequence.
-    init(source: ImageSource, index: Int, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String], resumed: Bool,
-         timings: StageTimings) {
-        self.init(source: source, index: index, result: .success(analysis), checkFailures: checkFailures, resumed: resumed, timings: timings,
-                  digest: ImageDigest(source: source, analysis: analysis, sequence: sequence, checkFailures: checkFailures), sequence: sequence)
+    init(
+        source: ImageSource, index: Int, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String],
+        resumed: Bool,
+        timings: StageTimings
+    ) {
+        self.init(
+            source: source, index: index, result: .success(analysis), checkFailures: checkFailures, resumed: resumed,
+            timings: timings,
+            digest: ImageDigest(source: source, analysis: analysis, sequence: sequence, checkFailures: checkFailures),
+            sequence: sequence)
     }
 
     public var analysis: ImageAnalysis? { try? result.get() }
@@ -44,12 +55,16 @@ public struct ImageOutcome: Sendable {
     /// run over a huge folder does not hold every image's observations in memory.
     func withoutObservations() -> ImageOutcome {
         guard case .success(let analysis) = result else { return self }
-        return ImageOutcome(source: source, index: index, result: .success(analysis.withoutResults), checkFailures: checkFailures, resumed: resumed,
-                            timings: timings, digest: digest, sequence: sequence)
+        return ImageOutcome(
+            source: source, index: index, result: .success(analysis.withoutResults), checkFailures: checkFailures,
+            resumed: resumed,
+            timings: timings, digest: digest, sequence: sequence)
     }
 
-    private init(source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String],
-                 resumed: Bool, timings: StageTimings, digest: ImageDigest, sequence: SequenceOutcome?) {
+    private init(
+        source: ImageSource, index: Int, result: Swift.Result<ImageAnalysis, AnalysisError>, checkFailures: [String],
+        resumed: Bool, timings: StageTimings, digest: ImageDigest, sequence: SequenceOutcome?
+    ) {
         self.source = source
         self.index = index
         self.result = result

@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// Which files the batch runner writes for every image, and where.
 public struct OutputOptions: Sendable, Hashable {
@@ -11,10 +11,16 @@ public struct OutputOptions: Sendable, Hashable {
 
     /// `sideOutputs`: the names of the side outputs asked for (`rectify`, `hocr`, `level`; see
     /// ``RequestRegistry/sideOutputs``); every other registered one is recorded as not asked.
-    public init(directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true, sideOutputs: Set<String> = []) {
+    public init(
+        directory: URL, writePNG: Bool = true, writeSVG: Bool = true, writeJSON: Bool = true,
+        sideOutputs: Set<String> = []
+    ) {
         self.directory = directory
-        layout = OutputLayout(png: writePNG, svg: writeSVG, json: writeJSON,
-                              sideOutputs: Dictionary(RequestRegistry.sideOutputs.map { ($0.name, sideOutputs.contains($0.name)) }) { a, _ in a })
+        layout = OutputLayout(
+            png: writePNG, svg: writeSVG, json: writeJSON,
+            sideOutputs: Dictionary(RequestRegistry.sideOutputs.map { ($0.name, sideOutputs.contains($0.name)) }) {
+                a, _ in a
+            })
     }
 
     public var writePNG: Bool { layout.png }

@@ -1,6 +1,6 @@
-import Synchronization
 import AnalyzeCore
 import AnalyzeOutput
+import Synchronization
 
 /// The fingerprints of the files whose pages are separate inputs (a multi-page TIFF): the file is
 /// hashed once, not once per page (a 165 MB scan of 40 pages spent 3.7 s of its 6.4 s in SHA-256).

@@ -2,7 +2,7 @@ import AnalyzeCore
 import AnalyzeOutput
 
 #if os(Linux)
-import Glibc
+    import Glibc
 #endif
 
 /// Process memory housekeeping for long batches.
@@ -19,7 +19,7 @@ enum ProcessMemory {
     /// `malloc_trim`, the other worker waiting on the arena's lock).
     static func releaseFreePages() {
         #if os(Linux)
-        if mallocIsGlibcs { _ = glibcMallocTrim(0) }
+            if mallocIsGlibcs { _ = glibcMallocTrim(0) }
         #endif
     }
 
@@ -28,18 +28,19 @@ enum ProcessMemory {
     /// Computed once.
     static let mallocIsGlibcs: Bool = {
         #if os(Linux)
-        guard let libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD) else { return false }
-        defer { dlclose(libc) }
-        guard let own = dlsym(libc, "malloc"), let used = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc") else { return false }
-        return own == used
+            guard let libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD) else { return false }
+            defer { dlclose(libc) }
+            guard let own = dlsym(libc, "malloc"), let used = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc")
+            else { return false }
+            return own == used
         #else
-        return false
+            return false
         #endif
     }()
 }
 
 #if os(Linux)
-/// glibc's `int malloc_trim(size_t pad)` from <malloc.h>, which Swift's Glibc module does not export.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
+    /// glibc's `int malloc_trim(size_t pad)` from <malloc.h>, which Swift's Glibc module does not export.
+    @_silgen_name("malloc_trim")
+    private func glibcMallocTrim(_ pad: Int) -> Int32
 #endif

@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// Writes a sequence's outputs while its frames are analysed, so memory stays bounded whatever
 /// the video's length: `<name>.json` (frames appended one per line, then the sequence's details
@@ -41,7 +41,8 @@ final class SequenceOutputWriter {
     func add(_ frame: FrameAnalysis, image: UprightImage, timings: inout StageTimings) throws(AnalysisError) {
         if let json {
             let line = try timings.measure("render.json") { () throws(AnalysisError) in
-                output.layout.coordinates == .normalized ? try JSONRenderer.encode(frame, normalizedTo: (image.width, image.height), pretty: false)
+                output.layout.coordinates == .normalized
+                    ? try JSONRenderer.encode(frame, normalizedTo: (image.width, image.height), pretty: false)
                     : try JSONRenderer.encode(frame, pretty: false)
             }
             try json.append((framesWritten > 0 ? ",\n" : "") + String(decoding: line, as: UTF8.self))
@@ -57,8 +58,9 @@ final class SequenceOutputWriter {
             if let video {
                 if videoWriter == nil {
                     // Even sizes: MPEG-4 Part 2 needs them.
-                    videoWriter = try VideoWriter(path: video.temporaryURL.path, codec: "mp4v", fps: fps,
-                                                  width: max(2, image.width & ~1), height: max(2, image.height & ~1))
+                    videoWriter = try VideoWriter(
+                        path: video.temporaryURL.path, codec: "mp4v", fps: fps,
+                        width: max(2, image.width & ~1), height: max(2, image.height & ~1))
                 }
                 try videoWriter?.write(canvas)
             }
@@ -71,7 +73,8 @@ final class SequenceOutputWriter {
     }
 
     /// Writes the sequence's details and tracks, and puts every file in place.
-    func finish(_ sequence: SequenceAnalysis, tracks: [TrackSummary], timings: inout StageTimings) throws(AnalysisError) {
+    func finish(_ sequence: SequenceAnalysis, tracks: [TrackSummary], timings: inout StageTimings) throws(AnalysisError)
+    {
         try timings.measure("write") { () throws(AnalysisError) in
             if let json {
                 let details = try JSONRenderer.encode(sequence, pretty: false)
@@ -101,7 +104,9 @@ final class SequenceOutputWriter {
     }
 
     static func encodeFragment(_ string: String) -> String {
-        (try? JSONRenderer.encode([string], pretty: false)).map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+        (try? JSONRenderer.encode([string], pretty: false)).map {
+            String(decoding: $0.dropFirst().dropLast(), as: UTF8.self)
+        } ?? "\"\""
     }
 }
 
@@ -124,7 +129,8 @@ final class ContactSheet {
     func offer(_ frame: OpenCVMat, caption: String) throws(AnalysisError) {
         defer { offered += 1 }
         guard offered % stride == 0 else { return }
-        let width = Self.thumbnailWidth, height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))
+        let width = Self.thumbnailWidth,
+            height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))
         let thumbnail = try frame.resized(width: width, height: height)
         if try Self.isFlat(thumbnail) {
             if flat == nil { flat = (thumbnail, caption) }
@@ -150,20 +156,24 @@ final class ContactSheet {
     var picks: [(OpenCVMat, String)] {
         if kept.isEmpty, let flat { return [flat] }
         if kept.count <= Self.shown { return kept }
-        return (0 ..< Self.shown).map { kept[$0 * (kept.count - 1) / (Self.shown - 1)] }
+        return (0..<Self.shown).map { kept[$0 * (kept.count - 1) / (Self.shown - 1)] }
     }
 
     /// The grid: at most 12 thumbnails, evenly picked from those kept.
     func render() throws(AnalysisError) -> OpenCVMat {
         let picks = self.picks
-        guard let first = picks.first else { return try OpenCVMat.blank(width: Self.thumbnailWidth, height: 180, color: (40, 40, 40)) }
+        guard let first = picks.first else {
+            return try OpenCVMat.blank(width: Self.thumbnailWidth, height: 180, color: (40, 40, 40))
+        }
         let cellW = Self.thumbnailWidth + 8, cellH = first.0.height + 30
         let columns = min(Self.columns, picks.count), rows = (picks.count + Self.columns - 1) / Self.columns
         let sheet = try OpenCVMat.blank(width: columns * cellW + 8, height: rows * cellH + 8, color: (32, 32, 32))
         for (n, pick) in picks.enumerated() {
             let x = 8 + (n % Self.columns) * cellW, y = 8 + (n / Self.columns) * cellH
             try sheet.paste(pick.0, x: x, y: y)
-            sheet.drawLabel(pick.1, at: PixelPoint(x: Double(x), y: Double(y + pick.0.height + 4)), scale: 0.45, color: (230, 230, 230))
+            sheet.drawLabel(
+                pick.1, at: PixelPoint(x: Double(x), y: Double(y + pick.0.height + 4)), scale: 0.45,
+                color: (230, 230, 230))
         }
         return sheet
     }

@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 extension BatchRunner {
     /// Analyses one sequence (a video, a folder of frames, a live stream) frame by frame with a
@@ -17,17 +17,30 @@ extension BatchRunner {
         var writer: SequenceOutputWriter?
         do throws(AnalysisError) {
             // A file or folder's content identity (a stream has none): recorded in the JSON, compared by --resume.
-            let fingerprint = source.kind == .stream ? nil
-                : try timings.measure("fingerprint") { () throws(AnalysisError) in try SequenceFingerprint.of(source, maximumBytes: maximumFileBytes) }
+            let fingerprint =
+                source.kind == .stream
+                ? nil
+                : try timings.measure("fingerprint") { () throws(AnalysisError) in
+                    try SequenceFingerprint.of(source, maximumBytes: maximumFileBytes)
+                }
             if resume, let output, let fingerprint,
-               let previous = StoredSequence.upToDate(source, fingerprint: fingerprint, optionsHash: optionsHash, in: output) {
-                return outcome(source: source, index: index, sequence: previous.sequence, tracks: previous.tracks, summary: previous.summary,
-                               optionsHash: optionsHash, timings: timings, resumed: true)
+                let previous = StoredSequence.upToDate(
+                    source, fingerprint: fingerprint, optionsHash: optionsHash, in: output)
+            {
+                return outcome(
+                    source: source, index: index, sequence: previous.sequence, tracks: previous.tracks,
+                    summary: previous.summary,
+                    optionsHash: optionsHash, timings: timings, resumed: true)
             }
             let frames: any FrameSource = try timings.measure("open") { () throws(AnalysisError) -> any FrameSource in
                 switch source.kind {
-                case .frames: try FolderFrameSource(folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
-                case .stream: try LiveFrameSource(url: source.path, maximumPixels: maximumPixels, duration: sampling.duration, cancellation: cancellation)
+                case .frames:
+                    try FolderFrameSource(
+                        folder: source.path, maximumPixels: maximumPixels, maximumBytes: maximumFileBytes)
+                case .stream:
+                    try LiveFrameSource(
+                        url: source.path, maximumPixels: maximumPixels, duration: sampling.duration,
+                        cancellation: cancellation)
                 case .video, .image: try VideoFrameSource(path: source.path, maximumPixels: maximumPixels)
                 }
             }
@@ -40,10 +53,12 @@ extension BatchRunner {
             // of the batch: the detections are then performed ahead for the whole batch, and a frame
             // that turns out not to be a key frame ignores its own (the output is the same bytes).
             let frameLanes = lanes
-            let laneEngines = [engines] + (1 ..< max(1, frameLanes)).map { _ in WorkerEngines(models: engines.models) }
+            let laneEngines = [engines] + (1..<max(1, frameLanes)).map { _ in WorkerEngines(models: engines.models) }
             var selector = FrameSelector(sampling)
-            var sequence = SequenceAnalysis(file: source.displayPath, source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
-                                            sampling: sampling, tracking: tracking)
+            var sequence = SequenceAnalysis(
+                file: source.displayPath,
+                source: source.kind == .frames ? .frames : source.kind == .stream ? .stream : .video,
+                sampling: sampling, tracking: tracking)
             sequence.declaredFPS = frames.declaredFPS.map { ($0 * 1000).rounded() / 1000 }
             sequence.declaredFrames = frames.declaredFrames
             sequence.optionsHash = optionsHash
@@ -57,9 +72,13 @@ extension BatchRunner {
             while cancellation?.isCancelled != true {
                 var batch: [SourceFrame] = []
                 let ahead = tracking == nil || handler.isIdle ? frameLanes : 1
-                while batch.count < ahead, let frame = timings.measure("decode", { frames.next(&selector) }) { batch.append(frame) }
+                while batch.count < ahead, let frame = timings.measure("decode", { frames.next(&selector) }) {
+                    batch.append(frame)
+                }
                 if batch.isEmpty { break }
-                let precomputed = batch.count > 1 ? Self.performInParallel(requests, on: batch, engines: laneEngines, timings: &timings)
+                let precomputed =
+                    batch.count > 1
+                    ? Self.performInParallel(requests, on: batch, engines: laneEngines, timings: &timings)
                     : [nil]
                 for (frame, analysis) in zip(batch, precomputed) {
                     if sequence.framesAnalysed == 0 {
@@ -68,8 +87,9 @@ extension BatchRunner {
                     }
                     if firstTime == nil { firstTime = frame.time }
                     lastTime = frame.time ?? lastTime
-                    var result = handler.perform(on: frame.image, index: frame.index, time: frame.time, engines: engines, precomputed: analysis,
-                                                 timings: &timings)
+                    var result = handler.perform(
+                        on: frame.image, index: frame.index, time: frame.time, engines: engines, precomputed: analysis,
+                        timings: &timings)
                     if frame.image.width != sequence.width || frame.image.height != sequence.height {
                         result.size = (frame.image.width, frame.image.height)
                     }
@@ -77,9 +97,12 @@ extension BatchRunner {
                     summary.add(result)
                     if let onFrame { onFrame(source, result) }
                     if let onSequenceProgress {
-                        onSequenceProgress(source, SequenceProgress(framesRead: frames.framesRead, framesAnalysed: sequence.framesAnalysed,
-                                                                    declaredFrames: frames.declaredFrames, maximumFrames: sampling.maximumFrames,
-                                                                    elapsed: Double(DispatchTime.now().uptimeNanoseconds - opened) / 1e9))
+                        onSequenceProgress(
+                            source,
+                            SequenceProgress(
+                                framesRead: frames.framesRead, framesAnalysed: sequence.framesAnalysed,
+                                declaredFrames: frames.declaredFrames, maximumFrames: sampling.maximumFrames,
+                                elapsed: Double(DispatchTime.now().uptimeNanoseconds - opened) / 1e9))
                     }
                     try writer?.add(result, image: frame.image, timings: &timings)
                 }
@@ -96,15 +119,20 @@ extension BatchRunner {
             if let firstTime, let lastTime { sequence.duration = ((lastTime - firstTime) * 1000).rounded() / 1000 }
             guard sequence.framesAnalysed > 0 || (sequence.readError == nil && sequence.framesRead > 0) else {
                 writer?.discard()
-                throw AnalysisError(.undecodable, sequence.readError ?? "no frame could be read" + (sequence.warnings.first.map { ": \($0)" } ?? ""))
+                throw AnalysisError(
+                    .undecodable,
+                    sequence.readError ?? "no frame could be read" + (sequence.warnings.first.map { ": \($0)" } ?? ""))
             }
             let tracks = handler.finish()
             try writer?.finish(sequence, tracks: tracks, timings: &timings)
-            return outcome(source: source, index: index, sequence: sequence, tracks: tracks, summary: summary, optionsHash: optionsHash,
-                           timings: timings, resumed: false)
+            return outcome(
+                source: source, index: index, sequence: sequence, tracks: tracks, summary: summary,
+                optionsHash: optionsHash,
+                timings: timings, resumed: false)
         } catch {
             writer?.discard()
-            var error = AnalysisError(error.code, source.redacting(error.message), file: error.file.map(source.redacting))
+            var error = AnalysisError(
+                error.code, source.redacting(error.message), file: error.file.map(source.redacting))
             if error.file == nil { error.file = source.displayPath }
             return ImageOutcome(source: source, index: index, result: .failure(error), timings: timings)
         }
@@ -114,25 +142,35 @@ extension BatchRunner {
 extension BatchRunner {
     /// The outcome of an analysed (or resumed) sequence: its read error and its frames' request
     /// errors make it fail; the checks count over all its frames.
-    func outcome(source: ImageSource, index: Int, sequence: SequenceAnalysis, tracks: [TrackSummary], summary: SequenceSummaryAccumulator,
-                 optionsHash: String, timings: StageTimings, resumed: Bool) -> ImageOutcome {
-        var analysis = ImageAnalysis(file: source.displayPath, orientation: 1, width: sequence.width, height: sequence.height, warnings: sequence.warnings)
+    func outcome(
+        source: ImageSource, index: Int, sequence: SequenceAnalysis, tracks: [TrackSummary],
+        summary: SequenceSummaryAccumulator,
+        optionsHash: String, timings: StageTimings, resumed: Bool
+    ) -> ImageOutcome {
+        var analysis = ImageAnalysis(
+            file: source.displayPath, orientation: 1, width: sequence.width, height: sequence.height,
+            warnings: sequence.warnings)
         analysis.optionsHash = optionsHash
         analysis.input = sequence.input
         analysis.requestErrors = summary.requestErrors
         if let readError = sequence.readError {
-            analysis.requestErrors["read"] = ImageAnalysis.RequestError(code: AnalysisError.Code.undecodable.rawValue, message: readError)
+            analysis.requestErrors["read"] = ImageAnalysis.RequestError(
+                code: AnalysisError.Code.undecodable.rawValue, message: readError)
         }
-        let outcomeSequence = SequenceOutcome(sequence: sequence, tracks: tracks, summaries: summary.summaries, barcodeLines: summary.barcodeLines)
+        let outcomeSequence = SequenceOutcome(
+            sequence: sequence, tracks: tracks, summaries: summary.summaries, barcodeLines: summary.barcodeLines)
         let checkFailures = checks.compactMap { $0.failure(count: outcomeSequence.count(of: $0.kind, label: $0.label)) }
-        return ImageOutcome(source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures,
-                            resumed: resumed, timings: timings)
+        return ImageOutcome(
+            source: source, index: index, analysis: analysis, sequence: outcomeSequence, checkFailures: checkFailures,
+            resumed: resumed, timings: timings)
     }
 
     /// The still requests performed on several frames at once, one frame per lane with that lane's
     /// engines; the stage timings of all lanes are added to `timings`.
-    static func performInParallel(_ requests: RequestSet, on frames: [SourceFrame], engines: [WorkerEngines],
-                                  timings: inout StageTimings) -> [ImageAnalysis?] {
+    static func performInParallel(
+        _ requests: RequestSet, on frames: [SourceFrame], engines: [WorkerEngines],
+        timings: inout StageTimings
+    ) -> [ImageAnalysis?] {
         let slots = ResultSlots<(ImageAnalysis, StageTimings)>(count: frames.count)
         let shared = DisjointShare((frames, engines))
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in
@@ -140,7 +178,8 @@ extension BatchRunner {
             let image = frames[i].image
             var analysis = ImageAnalysis(file: "", orientation: 1, width: image.width, height: image.height)
             var laneTimings = StageTimings()
-            ImageRequestHandler.perform(requests, on: image, engines: engines[i], into: &analysis, timings: &laneTimings)
+            ImageRequestHandler.perform(
+                requests, on: image, engines: engines[i], into: &analysis, timings: &laneTimings)
             slots.set(i, (analysis, laneTimings))
         }
         return slots.values.map { slot in
@@ -189,7 +228,9 @@ struct SequenceSummaryAccumulator {
     private var seenBarcodes = Set<String>()
 
     mutating func add(_ frame: FrameAnalysis) {
-        for (kind, error) in frame.analysis.requestErrors where requestErrors[kind] == nil { requestErrors[kind] = error }
+        for (kind, error) in frame.analysis.requestErrors where requestErrors[kind] == nil {
+            requestErrors[kind] = error
+        }
         for code in frame.analysis.barcodes ?? [] where barcodeLines.count < 10_000 {
             let line = "\(code.symbology):\(code.payload)"
             if seenBarcodes.insert(line).inserted { barcodeLines.append(line) }

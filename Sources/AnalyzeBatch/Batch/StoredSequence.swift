@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// The content identity of a sequence's input, for `--resume`.
 enum SequenceFingerprint {
@@ -18,7 +18,8 @@ enum SequenceFingerprint {
             return InputFingerprint(bytes: total, sha256: ContentHash.sha256Hex(Array(lines.utf8)))
         default:
             try RegularFile.validate(source.path)
-            let size = ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
+            let size =
+                ((try? FileManager.default.attributesOfItem(atPath: source.path)[.size]) as? NSNumber)?.intValue ?? 0
             return InputFingerprint(bytes: size, sha256: try ContentHash.sha256Hex(ofFile: source.path))
         }
     }
@@ -40,13 +41,15 @@ struct StoredSequence: Decodable {
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: AnalysisCodingKey.self)
             var analysis = ImageAnalysis(file: "", orientation: 1, width: 0, height: 0)
-            analysis.requestErrors = try c.decodeIfPresent([String: ImageAnalysis.RequestError].self, forKey: ImageAnalysis.errorsKey) ?? [:]
+            analysis.requestErrors =
+                try c.decodeIfPresent([String: ImageAnalysis.RequestError].self, forKey: ImageAnalysis.errorsKey) ?? [:]
             for entry in RequestRegistry.entries {
                 if let result = try entry.decodeResult(c) { analysis.set(result, for: entry.kind) }
             }
-            frame = FrameAnalysis(index: try c.decode(Int.self, forKey: AnalysisCodingKey("index")),
-                                  time: try c.decodeIfPresent(Double.self, forKey: AnalysisCodingKey("time")),
-                                  keyFrame: try c.decode(Bool.self, forKey: AnalysisCodingKey("keyFrame")), analysis: analysis)
+            frame = FrameAnalysis(
+                index: try c.decode(Int.self, forKey: AnalysisCodingKey("index")),
+                time: try c.decodeIfPresent(Double.self, forKey: AnalysisCodingKey("time")),
+                keyFrame: try c.decode(Bool.self, forKey: AnalysisCodingKey("keyFrame")), analysis: analysis)
         }
     }
 
@@ -61,11 +64,17 @@ struct StoredSequence: Decodable {
 
     /// The earlier run's sequence, when its JSON names the same input content and options and
     /// every other file it should have written is there.
-    static func upToDate(_ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions) -> StoredSequence? {
+    static func upToDate(
+        _ source: ImageSource, fingerprint: InputFingerprint, optionsHash: String, in output: OutputOptions
+    ) -> StoredSequence? {
         guard let data = FileManager.default.contents(atPath: output.url(of: .json, for: source).path),
-              let stored = try? JSONDecoder().decode(StoredSequence.self, from: data),
-              stored.sequence.input == fingerprint, stored.sequence.optionsHash == optionsHash, stored.sequence.interrupted != true else { return nil }
-        let expected = output.layout.sequenceFiles(hasFrames: stored.sequence.framesAnalysed > 0).map { output.url(of: $0, for: source).path }
+            let stored = try? JSONDecoder().decode(StoredSequence.self, from: data),
+            stored.sequence.input == fingerprint, stored.sequence.optionsHash == optionsHash,
+            stored.sequence.interrupted != true
+        else { return nil }
+        let expected = output.layout.sequenceFiles(hasFrames: stored.sequence.framesAnalysed > 0).map {
+            output.url(of: $0, for: source).path
+        }
         return expected.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? stored : nil
     }
 }

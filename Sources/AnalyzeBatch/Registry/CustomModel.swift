@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// A network of one's own (`--model`), like a `VNCoreMLRequest`: loaded once to see what its
 /// outputs are, then performed as an ``ObjectRequest`` (YOLO-style detections; an anchor-free YOLOv8 or
@@ -20,18 +20,24 @@ public enum CustomModel {
     /// from `labels`. The files are added to `models` by identity. Fails, before any image is read,
     /// when the network cannot be loaded, its outputs cannot be interpreted, or its class count
     /// differs from the labels'.
-    public static func request(weights: String, configuration: String?, labels: String, inputWidth: Int, inputHeight: Int,
-                               preprocessing: Preprocessing?, minimumConfidence: Double?,
-                               models: inout ModelLocator) throws(AnalysisError) -> any ImageRequest {
-        var network = NetworkModel(role: .detector, weights: try models.add(file: weights),
-                                   configuration: try configuration.map { c throws(AnalysisError) in try models.add(file: c) },
-                                   labels: try models.add(file: labels), inputWidth: inputWidth, inputHeight: inputHeight)
+    public static func request(
+        weights: String, configuration: String?, labels: String, inputWidth: Int, inputHeight: Int,
+        preprocessing: Preprocessing?, minimumConfidence: Double?,
+        models: inout ModelLocator
+    ) throws(AnalysisError) -> any ImageRequest {
+        var network = NetworkModel(
+            role: .detector, weights: try models.add(file: weights),
+            configuration: try configuration.map { c throws(AnalysisError) in try models.add(file: c) },
+            labels: try models.add(file: labels), inputWidth: inputWidth, inputHeight: inputHeight)
         do {
             network.role = try DNNNetwork(model: network, models: models, decidingRole: true).role
         } catch {
             // OpenCV 4.6 cannot run (or read the outputs of) an anchor-free YOLO (YOLOv8, YOLO11):
             // an ONNX file whose one output is [1, 4 + C, N] runs on ONNX Runtime instead.
-            guard configuration == nil, try isAnchorFreeDetector(network, classes: try DNNNetwork.readLabels(models.path(of: network.labels)).count, models: models) else {
+            guard configuration == nil,
+                try isAnchorFreeDetector(
+                    network, classes: try DNNNetwork.readLabels(models.path(of: network.labels)).count, models: models)
+            else {
                 throw error
             }
             network.runtime = .onnxRuntime
@@ -50,7 +56,8 @@ public enum CustomModel {
         }
         switch network.role {
         case .detector:
-            return ObjectRequest(model: network, minimumConfidence: minimumConfidence ?? ObjectRequest.defaultMinimumConfidence)
+            return ObjectRequest(
+                model: network, minimumConfidence: minimumConfidence ?? ObjectRequest.defaultMinimumConfidence)
         case .classifier:
             network.centreCrop = true
             return ClassificationRequest(model: network, minimumConfidence: minimumConfidence ?? 0)
@@ -61,10 +68,14 @@ public enum CustomModel {
 extension CustomModel {
     /// Whether `network`, an ONNX file, runs on ONNX Runtime at its input size and gives one output
     /// [1, 4 + classes, N]: an anchor-free YOLO head (``AnchorFreeDetections``).
-    static func isAnchorFreeDetector(_ network: NetworkModel, classes: Int, models: ModelLocator) throws(AnalysisError) -> Bool {
+    static func isAnchorFreeDetector(_ network: NetworkModel, classes: Int, models: ModelLocator) throws(AnalysisError)
+        -> Bool
+    {
         guard let session = try? ONNXSession(model: network.weights, models: models) else { return false }
         let shape = [1, 3, network.inputHeight, network.inputWidth]
-        guard let output = try? session.run([Float](repeating: 0.5, count: shape.reduce(1, *)), shape: shape) else { return false }
+        guard let output = try? session.run([Float](repeating: 0.5, count: shape.reduce(1, *)), shape: shape) else {
+            return false
+        }
         return output.shape.count == 3 && output.shape[0] == 1 && output.shape[1] == 4 + classes && output.shape[2] > 0
     }
 
@@ -78,19 +89,30 @@ extension CustomModel {
     /// subcommand) under a memory cap and a time limit: a model is untrusted input, and a tiny ONNX
     /// whose graph expands its input to [100000, 3, 224, 224] grew to 43 GB in 40 s in the run's own
     /// process. Throws, with the reason, when the network does not load within the limits.
-    public static func probe(executable: String, weights: String, configuration: String?, labels: String,
-                             inputWidth: Int, inputHeight: Int) throws(AnalysisError) {
-        var arguments = ["probe-model", "--model", weights, "--labels", labels, "--model-input", "\(inputWidth)x\(inputHeight)"]
+    public static func probe(
+        executable: String, weights: String, configuration: String?, labels: String,
+        inputWidth: Int, inputHeight: Int
+    ) throws(AnalysisError) {
+        var arguments = [
+            "probe-model", "--model", weights, "--labels", labels, "--model-input", "\(inputWidth)x\(inputHeight)",
+        ]
         if let configuration { arguments += ["--model-config", configuration] }
         let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: weights))?[.size] as? Int) ?? 0
         let limit = max(probeMemoryLimit, 8 * fileBytes)
-        let run = try Subprocess(executable: executable, arguments: arguments, timeout: probeTimeout, memoryLimit: limit, maximumOutput: 1 << 16)
-            .run(input: [])
+        let run = try Subprocess(
+            executable: executable, arguments: arguments, timeout: probeTimeout, memoryLimit: limit,
+            maximumOutput: 1 << 16
+        )
+        .run(input: [])
         if run.timedOut {
-            throw AnalysisError(.engineFailed, "the network did not load and run within \(Int(probeTimeout)) s: refused")
+            throw AnalysisError(
+                .engineFailed, "the network did not load and run within \(Int(probeTimeout)) s: refused")
         }
         guard let status = run.status else {
-            throw AnalysisError(.engineFailed, "loading the network was stopped: it needed more than \(limit >> 30) GiB of memory, or crashed: refused")
+            throw AnalysisError(
+                .engineFailed,
+                "loading the network was stopped: it needed more than \(limit >> 30) GiB of memory, or crashed: refused"
+            )
         }
         guard status == 0 else {
             let said = run.errors.split(separator: "\n").last.map { String($0) } ?? "it could not be loaded"

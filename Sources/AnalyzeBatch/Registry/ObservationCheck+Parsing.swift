@@ -8,7 +8,8 @@ extension ObservationCheck {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let name = parts[0].trimmingCharacters(in: .whitespaces)
         guard let kind = RequestRegistry.kind(named: name) else {
-            throw AnalysisError(.usage, "unknown kind '\(name)'; use \(RequestRegistry.kindNames), optionally with =LABEL")
+            throw AnalysisError(
+                .usage, "unknown kind '\(name)'; use \(RequestRegistry.kindNames), optionally with =LABEL")
         }
         var label: String?
         if parts.count == 2 {

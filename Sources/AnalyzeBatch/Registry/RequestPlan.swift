@@ -19,7 +19,10 @@ public struct RequestPlan: Sendable {
     /// Whether asking for nothing means every request (the default) or none.
     public var everyWhenNoneAsked: Bool
 
-    public init(configured: RequestSet, asked: [ObservationKind], checks: [ObservationCheck] = [], everyWhenNoneAsked: Bool = true) {
+    public init(
+        configured: RequestSet, asked: [ObservationKind], checks: [ObservationCheck] = [],
+        everyWhenNoneAsked: Bool = true
+    ) {
         self.configured = configured
         self.asked = asked
         self.checks = checks
@@ -33,12 +36,15 @@ public struct RequestPlan: Sendable {
         var requests = RequestSet()
         var notes: [String] = []
         if explicit.isEmpty, !everyWhenNoneAsked { return (requests, notes) }
-        for entry in RequestRegistry.entries where explicit.isEmpty ? entry.runsWhenNoneAsked : explicit.contains(entry.kind) {
+        for entry in RequestRegistry.entries
+        where explicit.isEmpty ? entry.runsWhenNoneAsked : explicit.contains(entry.kind) {
             let request = (configured[entry.kind] ?? entry.makeDefault()).resolvingOptionalModels(with: models)
             do {
                 for model in request.models { _ = try models.path(of: model) }
             } catch {
-                guard explicit.isEmpty else { throw AnalysisError(.engineUnavailable, "\(entry.kind) cannot run: \(error.message)") }
+                guard explicit.isEmpty else {
+                    throw AnalysisError(.engineUnavailable, "\(entry.kind) cannot run: \(error.message)")
+                }
                 notes.append("\(entry.kind) skipped: \(error.message)")
                 continue
             }

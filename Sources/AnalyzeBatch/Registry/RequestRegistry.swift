@@ -69,7 +69,8 @@ public struct RequestKindEntry: Sendable {
         optionalModels = R.optionalModels
         sideOutputs = (R.self as? any SideOutputProducing.Type)?.sideOutputs ?? []
         runsWhenNoneAsked = R.runsWhenNoneAsked
-        decodeRequest = { container in try container.decodeIfPresent(R.self, forKey: AnalysisCodingKey(R.kind.rawValue)) }
+        decodeRequest = { container in try container.decodeIfPresent(R.self, forKey: AnalysisCodingKey(R.kind.rawValue))
+        }
         decodeResult = { container in try R.Result.decode(from: container, as: R.kind) }
     }
 }
@@ -86,16 +87,18 @@ extension ImageAnalysis: Decodable {
     /// Reads an image's JSON back (`--resume`); kinds this build does not know are ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnalysisCodingKey.self)
-        self.init(file: try container.decode(String.self, forKey: Self.fileKey),
-                  orientation: try container.decode(Int.self, forKey: AnalysisCodingKey("orientation")),
-                  width: try container.decode(Int.self, forKey: AnalysisCodingKey("width")),
-                  height: try container.decode(Int.self, forKey: AnalysisCodingKey("height")),
-                  warnings: try container.decodeIfPresent([String].self, forKey: AnalysisCodingKey("warnings")) ?? [])
+        self.init(
+            file: try container.decode(String.self, forKey: Self.fileKey),
+            orientation: try container.decode(Int.self, forKey: AnalysisCodingKey("orientation")),
+            width: try container.decode(Int.self, forKey: AnalysisCodingKey("width")),
+            height: try container.decode(Int.self, forKey: AnalysisCodingKey("height")),
+            warnings: try container.decodeIfPresent([String].self, forKey: AnalysisCodingKey("warnings")) ?? [])
         input = try container.decodeIfPresent(InputFingerprint.self, forKey: AnalysisCodingKey("input"))
         optionsHash = try container.decodeIfPresent(String.self, forKey: AnalysisCodingKey("optionsHash"))
         requestErrors = try container.decodeIfPresent([String: RequestError].self, forKey: Self.errorsKey) ?? [:]
         if let number = try container.decodeIfPresent(Int.self, forKey: Self.pageKey),
-           let count = try container.decodeIfPresent(Int.self, forKey: Self.pagesKey) {
+            let count = try container.decodeIfPresent(Int.self, forKey: Self.pagesKey)
+        {
             page = ImageSource.Page(number: number, count: count)
         }
         for entry in RequestRegistry.entries {
@@ -107,5 +110,7 @@ extension ImageAnalysis: Decodable {
 extension RequestSet {
     /// "Every request": each registered request that runs when none is asked for
     /// (``ImageRequest/runsWhenNoneAsked``), with default parameters, in the registry's order.
-    public static var all: RequestSet { RequestSet(RequestRegistry.entries.filter(\.runsWhenNoneAsked).map { $0.makeDefault() }) }
+    public static var all: RequestSet {
+        RequestSet(RequestRegistry.entries.filter(\.runsWhenNoneAsked).map { $0.makeDefault() })
+    }
 }

@@ -13,7 +13,9 @@ public enum CountWording {
         guard let entry = RequestRegistry.entry(for: ObservationKind(kind)) else {
             return count(n, kind.hasSuffix("s") ? String(kind.dropLast()) : kind)  // a sequence's `tracks`
         }
-        let extras = entry.extraCountNouns.keys.sorted().compactMap { key in extra[key].map { count($0, entry.extraCountNouns[key] ?? key) } }
+        let extras = entry.extraCountNouns.keys.sorted().compactMap { key in
+            extra[key].map { count($0, entry.extraCountNouns[key] ?? key) }
+        }
         return count(n, entry.countNoun) + extras.map { " (" + $0 + ")" }.joined()
     }
 
@@ -29,7 +31,9 @@ public enum CountWording {
     /// The inputs by what they are: `3 images`, `2 images and 1 video`, `1 stream`; PDF pages count as images.
     public static func inputs(_ sources: [ImageSource]) -> String {
         var counts: [(String, Int)] = []
-        for (noun, kind) in [("image", ImageSource.Kind.image), ("video", .video), ("frame folder", .frames), ("stream", .stream)] {
+        for (noun, kind) in [
+            ("image", ImageSource.Kind.image), ("video", .video), ("frame folder", .frames), ("stream", .stream),
+        ] {
             let n = sources.filter { $0.kind == kind }.count
             if n > 0 { counts.append((noun, n)) }
         }

@@ -77,8 +77,9 @@ public struct ImageDigest: Sendable, Hashable, Codable {
         case .failure(let error):
             self.init(source: source, failure: error)
         case .success(let analysis):
-            self.init(source: source, analysis: analysis, summaries: analysis.results.map { ($0.kind, $0.result.summary) },
-                      checkFailures: checkFailures, sequence: nil, extraCounts: [:])
+            self.init(
+                source: source, analysis: analysis, summaries: analysis.results.map { ($0.kind, $0.result.summary) },
+                checkFailures: checkFailures, sequence: nil, extraCounts: [:])
         }
     }
 
@@ -103,17 +104,24 @@ public struct ImageDigest: Sendable, Hashable, Codable {
 
     /// The digest of an analysed sequence: its counts are summed over its analysed frames.
     init(source: ImageSource, analysis: ImageAnalysis, sequence: SequenceOutcome, checkFailures: [String]) {
-        let longest = sequence.tracks.sorted { $0.frames != $1.frames ? $0.frames > $1.frames : $0.trackID < $1.trackID }.prefix(8)
+        let longest = sequence.tracks.sorted {
+            $0.frames != $1.frames ? $0.frames > $1.frames : $0.trackID < $1.trackID
+        }.prefix(8)
         let s = sequence.sequence
-        self.init(source: source, analysis: analysis, summaries: sequence.summaries, checkFailures: checkFailures,
-                  sequence: SequenceDigest(source: s.source.rawValue, framesRead: s.framesRead, framesAnalysed: s.framesAnalysed,
-                                           framesDropped: s.framesDropped, duration: s.duration, trackCount: sequence.tracks.count,
-                                           tracks: longest.sorted { $0.trackID < $1.trackID }),
-                  extraCounts: s.tracking == nil ? [:] : ["tracks": sequence.tracks.count])
+        self.init(
+            source: source, analysis: analysis, summaries: sequence.summaries, checkFailures: checkFailures,
+            sequence: SequenceDigest(
+                source: s.source.rawValue, framesRead: s.framesRead, framesAnalysed: s.framesAnalysed,
+                framesDropped: s.framesDropped, duration: s.duration, trackCount: sequence.tracks.count,
+                tracks: longest.sorted { $0.trackID < $1.trackID }),
+            extraCounts: s.tracking == nil ? [:] : ["tracks": sequence.tracks.count])
     }
 
-    private init(source: ImageSource, analysis: ImageAnalysis, summaries: [(kind: ObservationKind, summary: ResultSummary)], checkFailures: [String],
-                 sequence: SequenceDigest?, extraCounts: [String: Int]) {
+    private init(
+        source: ImageSource, analysis: ImageAnalysis, summaries: [(kind: ObservationKind, summary: ResultSummary)],
+        checkFailures: [String],
+        sequence: SequenceDigest?, extraCounts: [String: Int]
+    ) {
         file = source.displayPath
         (page, pages) = (source.page?.number, source.page?.count)
         outputName = source.outputName
@@ -125,14 +133,17 @@ public struct ImageDigest: Sendable, Hashable, Codable {
         } else {
             status = .partial
             errorCode = "request-failed"
-            errorMessage = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
-                .joined(separator: "; ")
+            errorMessage = analysis.requestErrors.sorted { $0.key < $1.key }.map {
+                "\($0.key) failed: \($0.value.message) [\($0.value.code)]"
+            }
+            .joined(separator: "; ")
         }
         self.checkFailures = checkFailures
         orientation = analysis.orientation
         width = analysis.width
         height = analysis.height
-        var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [], labels: [String: [String]] = [:]
+        var counts: [String: Int] = [:], payloads: [String] = [], preview: [String] = [],
+            labels: [String: [String]] = [:]
         var searchable: [String] = []
         for (kind, summary) in summaries {
             counts[kind.rawValue] = summary.count

@@ -11,9 +11,12 @@ extension ImageOutcome {
             return "FAIL \(source.label): \(error.message) [\(error.code)]"
         case .success(let analysis):
             if !analysis.requestErrors.isEmpty {
-                let failed = analysis.requestErrors.sorted { $0.key < $1.key }.map { "\($0.key) failed: \($0.value.message) [\($0.value.code)]" }
+                let failed = analysis.requestErrors.sorted { $0.key < $1.key }.map {
+                    "\($0.key) failed: \($0.value.message) [\($0.value.code)]"
+                }
                 let kept = analysis.results.map(\.result.summary.phrase)
-                return "FAIL \(source.label): " + failed.joined(separator: "; ") + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
+                return "FAIL \(source.label): " + failed.joined(separator: "; ")
+                    + (kept.isEmpty ? "" : "; kept: " + kept.joined(separator: ", "))
             }
             if !checkFailures.isEmpty {
                 return "FAIL \(source.label): " + checkFailures.joined(separator: "; ") + " [check]"
@@ -24,20 +27,28 @@ extension ImageOutcome {
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
             let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
-            return "ok   \(source.label): \(analysis.width)x\(analysis.height),\(orientation) " + parts.joined(separator: ", ") + warnings
+            return "ok   \(source.label): \(analysis.width)x\(analysis.height),\(orientation) "
+                + parts.joined(separator: ", ") + warnings
         }
     }
 
     /// `ok   clip.avi: video 768x576, 80 of 795 frames analysed, 12 tracks; 240 faces, …`.
     static func line(source: ImageSource, sequence outcome: SequenceOutcome, warnings: [String]) -> String {
         let s = outcome.sequence
-        var text = "ok   \(source.displayPath): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
+        var text =
+            "ok   \(source.displayPath): \(s.source.rawValue) \(s.width)x\(s.height), \(s.framesAnalysed) of \(s.framesRead) frame(s) analysed"
         // Reading stopped early (--max-frames, --duration): say how long the video is.
-        if let declared = s.declaredFrames, declared > s.framesRead, s.interrupted != true, s.readError == nil { text += " (of \(declared) in the video)" }
+        if let declared = s.declaredFrames, declared > s.framesRead, s.interrupted != true, s.readError == nil {
+            text += " (of \(declared) in the video)"
+        }
         if s.framesDropped > 0 { text += ", \(s.framesDropped) dropped" }
-        if s.interrupted == true { text += s.declaredFrames.map { " (interrupted: \($0) declared)" } ?? " (interrupted)" }
+        if s.interrupted == true {
+            text += s.declaredFrames.map { " (interrupted: \($0) declared)" } ?? " (interrupted)"
+        }
         if s.tracking != nil { text += ", \(outcome.tracks.count) track(s)" }
-        let found = outcome.summaries.map { CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, extra: $0.summary.extraCounts) }
+        let found = outcome.summaries.map {
+            CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, extra: $0.summary.extraCounts)
+        }
         if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }
         return text + warnings.prefix(3).map { "; warning: \(MarkupEscaping.label($0, limit: 160))" }.joined()
     }

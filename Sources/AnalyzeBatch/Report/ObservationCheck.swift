@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// A CI check on every image: `--require KIND` (fail when nothing of that kind is found),
 /// `--forbid KIND` (fail when anything of that kind is found), and with a label,

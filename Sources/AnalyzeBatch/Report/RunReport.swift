@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// Writes a run's `summary.json` and `index.html`, and merges shard outputs into one report.
 ///
@@ -17,8 +17,11 @@ public enum RunReport {
     public static func write(_ summary: RunSummary, to directory: URL, shard: Shard?) throws(AnalysisError) {
         let (summaryName, indexName) = names(shard: shard)
         try AtomicFileWriter.write(try JSONRenderer.encode(summary), to: directory.appendingPathComponent(summaryName))
-        let cards = summary.entries.map { HTMLReportRenderer.Card(digest: $0, folder: "", inputHref: inputHref(from: directory, to: $0.file)) }
-        try AtomicFileWriter.write(HTMLReportRenderer.html(summary: summary, cards: cards), to: directory.appendingPathComponent(indexName))
+        let cards = summary.entries.map {
+            HTMLReportRenderer.Card(digest: $0, folder: "", inputHref: inputHref(from: directory, to: $0.file))
+        }
+        try AtomicFileWriter.write(
+            HTMLReportRenderer.html(summary: summary, cards: cards), to: directory.appendingPathComponent(indexName))
     }
 
     /// The largest summary `merge` reads (a summary of 100,000 images is about 100 MB).
@@ -32,14 +35,18 @@ public enum RunReport {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
             let shards = names.filter { $0.hasPrefix("summary.shard-") && $0.hasSuffix(".json") }
             let chosen = shards.isEmpty ? names.filter { $0 == "summary.json" } : shards
-            guard !chosen.isEmpty else { throw AnalysisError(.missingFile, "no summary.json or summary.shard-*.json", file: directory.path) }
+            guard !chosen.isEmpty else {
+                throw AnalysisError(.missingFile, "no summary.json or summary.shard-*.json", file: directory.path)
+            }
             for name in chosen {
                 let url = directory.appendingPathComponent(name)
                 let data: Data
                 do {
                     data = Data(try RegularFile.read(url.path, maximumBytes: Self.maximumSummaryBytes))
-                } catch where error.code == .tooLarge {
-                    throw AnalysisError(.tooLarge, "over \(Self.maximumSummaryBytes >> 20) MB: not a summary analyze writes", file: url.path)
+                } catch  where error.code == .tooLarge {
+                    throw AnalysisError(
+                        .tooLarge, "over \(Self.maximumSummaryBytes >> 20) MB: not a summary analyze writes",
+                        file: url.path)
                 }
                 let summary: RunSummary
                 do {
@@ -49,10 +56,18 @@ public enum RunReport {
                 }
                 if let shard = summary.shard {
                     guard let parsed = Shard(shard) else {
-                        throw AnalysisError(.undecodable, "not an analyze summary: shard \"\(shard.prefix(40))\" is not K/N with 0 ≤ K < N ≤ \(Shard.maximumCount)", file: url.path)
+                        throw AnalysisError(
+                            .undecodable,
+                            "not an analyze summary: shard \"\(shard.prefix(40))\" is not K/N with 0 ≤ K < N ≤ \(Shard.maximumCount)",
+                            file: url.path)
                     }
-                    if let first = parts.lazy.compactMap({ $0.summary.shard.flatMap(Shard.init) }).first, first.count != parsed.count {
-                        throw AnalysisError(.outputFailed, "shard \(parsed) is not of the same batch as shard \(first) (\(parsed.count) shards, not \(first.count))", file: url.path)
+                    if let first = parts.lazy.compactMap({ $0.summary.shard.flatMap(Shard.init) }).first,
+                        first.count != parsed.count
+                    {
+                        throw AnalysisError(
+                            .outputFailed,
+                            "shard \(parsed) is not of the same batch as shard \(first) (\(parsed.count) shards, not \(first.count))",
+                            file: url.path)
                     }
                 }
                 parts.append((summary, directory))
@@ -70,8 +85,12 @@ public enum RunReport {
             throw AnalysisError(.outputFailed, "cannot create the report folder", file: output.path)
         }
         try AtomicFileWriter.write(try JSONRenderer.encode(merged), to: output.appendingPathComponent("summary.json"))
-        let cards = merged.entries.map { HTMLReportRenderer.Card(digest: $0, folder: folderOf[$0.file] ?? "", inputHref: inputHref(from: output, to: $0.file)) }
-        try AtomicFileWriter.write(HTMLReportRenderer.html(summary: merged, cards: cards), to: output.appendingPathComponent("index.html"))
+        let cards = merged.entries.map {
+            HTMLReportRenderer.Card(
+                digest: $0, folder: folderOf[$0.file] ?? "", inputHref: inputHref(from: output, to: $0.file))
+        }
+        try AtomicFileWriter.write(
+            HTMLReportRenderer.html(summary: merged, cards: cards), to: output.appendingPathComponent("index.html"))
         return merged
     }
 

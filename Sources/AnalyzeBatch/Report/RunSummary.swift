@@ -1,6 +1,6 @@
-import Foundation
 import AnalyzeCore
 import AnalyzeOutput
+import Foundation
 
 /// `summary.json`: the run as a whole — options, totals, failures, stage timings, and a digest
 /// per image (sorted by file, so shard summaries merge into the same summary a single run gives).
@@ -49,7 +49,10 @@ public struct RunSummary: Sendable, Codable {
     public var missingShards: [String]?
     public var entries: [ImageDigest] = []
 
-    public init(requests: RequestSet, checks: [ObservationCheck], outputs: OutputLayout = OutputLayout(), entries: [ImageDigest], timings: StageTimings) {
+    public init(
+        requests: RequestSet, checks: [ObservationCheck], outputs: OutputLayout = OutputLayout(),
+        entries: [ImageDigest], timings: StageTimings
+    ) {
         self.requests = requests
         self.outputs = outputs
         self.checks = checks
@@ -70,7 +73,8 @@ public struct RunSummary: Sendable, Codable {
             switch entry.status {
             case .failed, .partial:
                 images.failed += 1
-                failures.append(Failure(file: entry.label, reason: "\(entry.errorMessage ?? "failed") [\(entry.errorCode ?? "?")]"))
+                failures.append(
+                    Failure(file: entry.label, reason: "\(entry.errorMessage ?? "failed") [\(entry.errorCode ?? "?")]"))
             case .checkFailed:
                 images.analysed += 1
                 images.checkFailed += 1
@@ -86,7 +90,7 @@ public struct RunSummary: Sendable, Codable {
     static func missingShards(of present: [String]) -> [String] {
         var seen: [Int: Set<Int>] = [:]
         for shard in present.compactMap(Shard.init) { seen[shard.count, default: []].insert(shard.index) }
-        return seen.keys.sorted().flatMap { n in (0 ..< n).filter { !(seen[n] ?? []).contains($0) }.map { "\($0)/\(n)" } }
+        return seen.keys.sorted().flatMap { n in (0..<n).filter { !(seen[n] ?? []).contains($0) }.map { "\($0)/\(n)" } }
     }
 
     /// Merges shard summaries of one batch: entries are united (a file seen twice keeps its last
@@ -98,7 +102,8 @@ public struct RunSummary: Sendable, Codable {
         var resumed = 0
         for part in parts {
             guard part.requests == merged.requests, part.checks == merged.checks, part.outputs == merged.outputs else {
-                throw AnalysisError(.outputFailed, "the summaries were made with different options; they are not shards of one batch")
+                throw AnalysisError(
+                    .outputFailed, "the summaries were made with different options; they are not shards of one batch")
             }
             for entry in part.entries { byFile[entry.label] = entry }
             for (stage, s) in part.timings { timings[stage, default: 0] += s }

@@ -27,7 +27,9 @@ public struct NearDuplicates: Sendable, Hashable, Encodable {
     public static let defaultMaximumDistance = 0.7
 
     /// The near-duplicates among `prints` (a path and its image's feature print).
-    public init(_ prints: [(path: String, print: FeaturePrintObservation)], maximumDistance: Double = defaultMaximumDistance) {
+    public init(
+        _ prints: [(path: String, print: FeaturePrintObservation)], maximumDistance: Double = defaultMaximumDistance
+    ) {
         self.maximumDistance = maximumDistance
         let sorted = prints.sorted { $0.path < $1.path }
         var pairs: [Pair] = []
@@ -45,7 +47,8 @@ public struct NearDuplicates: Sendable, Hashable, Encodable {
             for j in sorted.indices where j > i {
                 let distance = sorted[i].print.distance(to: sorted[j].print)
                 guard distance <= maximumDistance else { continue }
-                pairs.append(Pair(a: sorted[i].path, b: sorted[j].path, distance: (distance * 10_000).rounded() / 10_000))
+                pairs.append(
+                    Pair(a: sorted[i].path, b: sorted[j].path, distance: (distance * 10_000).rounded() / 10_000))
                 let (ri, rj) = (root(i), root(j))
                 if ri != rj { parent[max(ri, rj)] = min(ri, rj) }
             }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenCVShim
+import Foundation
 
 /// Owns a network with its class names: an OpenCV DNN network (`aocv_dnn_load`), or an ONNX Runtime
 /// session (``ONNXSession``) fed and read by the same shim code (`aocv_dnn_input_planes`,
@@ -24,21 +24,24 @@ package final class DNNNetwork {
         switch model.runtime {
         case .onnxRuntime:
             guard model.configuration == nil, !decidingRole else {
-                throw AnalysisError(.engineUnavailable, "\(model.weights.name): only ONNX files of a known role run on ONNX Runtime")
+                throw AnalysisError(
+                    .engineUnavailable, "\(model.weights.name): only ONNX files of a known role run on ONNX Runtime")
             }
             engine = .onnxRuntime(try ONNXSession(model: model.weights, models: models))
         case .openCV:
             let weights = try models.path(of: model.weights)
             let configuration = try model.configuration.map { c throws(AnalysisError) in try models.path(of: c) }
             var params = Self.parameters(of: model, classes: labels.count)
-            params.role = switch model.role {
-            case _ where decidingRole: AOCV_DNN_AUTO
-            case .detector: AOCV_DNN_DETECTOR
-            case .classifier: AOCV_DNN_CLASSIFIER
-            }
+            params.role =
+                switch model.role {
+                case _ where decidingRole: AOCV_DNN_AUTO
+                case .detector: AOCV_DNN_DETECTOR
+                case .classifier: AOCV_DNN_CLASSIFIER
+                }
             var status = aocv_status()
             guard let handle = aocv_dnn_load(weights, configuration, params, &status) else {
-                throw AnalysisError(.engineUnavailable, "cannot load \(model.weights.name): " + OpenCVMat.message(of: &status))
+                throw AnalysisError(
+                    .engineUnavailable, "cannot load \(model.weights.name): " + OpenCVMat.message(of: &status))
             }
             engine = .openCV(handle)
         }
@@ -83,9 +86,13 @@ package final class DNNNetwork {
             throw AnalysisError(.unreadable, "cannot read the labels (or over 16 MB)", file: path)
         }
         let names = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { String($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: " ").prefix(200)) }
+            .map {
+                String($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: " ").prefix(200))
+            }
             .filter { !$0.isEmpty }
-        guard !names.isEmpty, names.count <= 100_000 else { throw AnalysisError(.undecodable, "no labels, or too many", file: path) }
+        guard !names.isEmpty, names.count <= 100_000 else {
+            throw AnalysisError(.undecodable, "no labels, or too many", file: path)
+        }
         return names
     }
 
@@ -95,32 +102,43 @@ package final class DNNNetwork {
 
     /// Objects in an upright image (`aocv_dnn_detect`), most confident first. `image` may be a
     /// reduction of an image of size `original` (see ``source(in:)``): boxes are the original's pixels.
-    func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double, maximumOverlap: Double,
-                maximumObservations: Int, minimumLabelScore: Double = 0) throws(AnalysisError) -> [RecognizedObjectObservation] {
+    func detect(
+        in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double,
+        maximumOverlap: Double,
+        maximumObservations: Int, minimumLabelScore: Double = 0
+    ) throws(AnalysisError) -> [RecognizedObjectObservation] {
         let handle: OpaquePointer
         switch engine {
         case .openCV(let h): handle = h
         case .onnxRuntime(let session):
-            return try detect(in: image, reducedFrom: original, session: session, minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
-                              maximumObservations: maximumObservations, minimumLabelScore: minimumLabelScore)
+            return try detect(
+                in: image, reducedFrom: original, session: session, minimumConfidence: minimumConfidence,
+                maximumOverlap: maximumOverlap,
+                maximumObservations: maximumObservations, minimumLabelScore: minimumLabelScore)
         }
         var found = [aocv_detection](repeating: aocv_detection(), count: max(1, maximumObservations))
         var status = aocv_status()
         let count = found.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return aocv_dnn_detect(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), minimumConfidence, maximumOverlap,
-                                   base, Int32(buffer.count), &status)
+            return aocv_dnn_detect(
+                handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), minimumConfidence,
+                maximumOverlap,
+                base, Int32(buffer.count), &status)
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status))
+        }
         // A network's numbers are untrusted (`--model`): a box or a score that is NaN or infinite is
         // dropped here, before it reaches a renderer or the JSON encoder.
         return found.prefix(Int(min(count, Int32(found.count)))).compactMap { d in
             guard [d.x, d.y, d.width, d.height, d.confidence].allSatisfy(\.isFinite) else { return nil }
             let l = d.labels
             let ranked = [l.0, l.1, l.2, l.3, l.4].prefix(Int(max(0, min(5, d.label_count)))).enumerated()
-                .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= minimumLabelScore) }.map(\.element)
-            return RecognizedObjectObservation(boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
-                                               labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
+                .filter { $0.element.score.isFinite && ($0.offset == 0 || $0.element.score >= minimumLabelScore) }.map(
+                    \.element)
+            return RecognizedObjectObservation(
+                boundingBox: BoundingBox(x: d.x, y: d.y, width: d.width, height: d.height), confidence: d.confidence,
+                labels: ranked.map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) })
         }
     }
 
@@ -128,9 +146,14 @@ package final class DNNNetwork {
     /// any input in multiples of 32: the image is letterboxed into a canvas of its own proportions with the
     /// area of the model's input size squared (``NetworkCanvas/fitted(width:height:area:)``), so a 4:3 photo
     /// and a portrait photo cost the same forward and their objects are seen at the same scale.
-    private func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: ONNXSession, minimumConfidence: Double,
-                        maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double) throws(AnalysisError) -> [RecognizedObjectObservation] {
-        guard model.role == .detector else { throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector") }
+    private func detect(
+        in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: ONNXSession,
+        minimumConfidence: Double,
+        maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double
+    ) throws(AnalysisError) -> [RecognizedObjectObservation] {
+        guard model.role == .detector else {
+            throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector")
+        }
         let size = original ?? (width: image.width, height: image.height)
         let canvas = detectorInput(width: size.width, height: size.height)
         var params = Self.parameters(of: model, classes: labels.count)
@@ -142,28 +165,41 @@ package final class DNNNetwork {
         var status = aocv_status()
         let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return aocv_dnn_input_planes(image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count, &mapping, &status)
+            return aocv_dnn_input_planes(
+                image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count,
+                &mapping, &status)
         }
-        guard made == 0 else { throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status)) }
+        guard made == 0 else {
+            throw AnalysisError(.engineFailed, "object detection failed: " + OpenCVMat.message(of: &status))
+        }
         let output = try session.run(planes, shape: shape)
-        let found = try AnchorFreeDetections.decode(output, classes: labels.count, mapping: .init(ax: mapping.ax, bx: mapping.bx, ay: mapping.ay, by: mapping.by),
-                                                    width: size.width, height: size.height, minimumConfidence: minimumConfidence,
-                                                    maximumOverlap: maximumOverlap, capacity: max(1, maximumObservations), minimumLabelScore: minimumLabelScore)
+        let found = try AnchorFreeDetections.decode(
+            output, classes: labels.count,
+            mapping: .init(ax: mapping.ax, bx: mapping.bx, ay: mapping.ay, by: mapping.by),
+            width: size.width, height: size.height, minimumConfidence: minimumConfidence,
+            maximumOverlap: maximumOverlap, capacity: max(1, maximumObservations), minimumLabelScore: minimumLabelScore)
         return found.map { d in
-            RecognizedObjectObservation(boundingBox: d.box, confidence: d.score,
-                                        labels: d.labels.map { ClassificationObservation(identifier: label(Int32($0.index)), confidence: $0.score) })
+            RecognizedObjectObservation(
+                boundingBox: d.box, confidence: d.score,
+                labels: d.labels.map {
+                    ClassificationObservation(identifier: label(Int32($0.index)), confidence: $0.score)
+                })
         }
     }
 
     /// The input an ONNX Runtime detector gets for an image of `width` × `height`: a canvas of the image's
     /// proportions when the model fits by area, else its fixed input size.
     private func detectorInput(width: Int, height: Int) -> (width: Int, height: Int) {
-        model.fitsByArea ? NetworkCanvas.fitted(width: width, height: height, area: model.inputWidth) : (model.inputWidth, model.inputHeight)
+        model.fitsByArea
+            ? NetworkCanvas.fitted(width: width, height: height, area: model.inputWidth)
+            : (model.inputWidth, model.inputHeight)
     }
 
     /// The `k` best classes of an upright image (`aocv_dnn_classify`), most probable first. `image`
     /// may be a reduction of an image of size `original` (see ``source(in:)``).
-    func classify(_ image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, best k: Int) throws(AnalysisError) -> [ClassificationObservation] {
+    func classify(_ image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, best k: Int)
+        throws(AnalysisError) -> [ClassificationObservation]
+    {
         var scores = [aocv_class_score](repeating: aocv_class_score(), count: max(1, k))
         var status = aocv_status()
         let count: Int32
@@ -171,7 +207,9 @@ package final class DNNNetwork {
         case .openCV(let handle):
             count = scores.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 guard let base = buffer.baseAddress else { return 0 }
-                return aocv_dnn_classify(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), base, Int32(buffer.count), &status)
+                return aocv_dnn_classify(
+                    handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), base,
+                    Int32(buffer.count), &status)
             }
         case .onnxRuntime(let session):
             let shape = [1, 3, model.inputHeight, model.inputWidth]
@@ -179,12 +217,17 @@ package final class DNNNetwork {
             let params = Self.parameters(of: model, classes: labels.count)
             let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 guard let base = buffer.baseAddress else { return -1 }
-                return aocv_dnn_input_planes(image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count, nil, &status)
+                return aocv_dnn_input_planes(
+                    image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), params, base, buffer.count,
+                    nil, &status)
             }
-            guard made == 0 else { throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status)) }
+            guard made == 0 else {
+                throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status))
+            }
             let output = try session.run(planes, shape: shape)
             guard output.values.count == labels.count else {
-                throw AnalysisError(.engineFailed, "classification failed: \(output.values.count) scores for \(labels.count) classes")
+                throw AnalysisError(
+                    .engineFailed, "classification failed: \(output.values.count) scores for \(labels.count) classes")
             }
             count = output.values.withUnsafeBufferPointer { values in
                 scores.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -193,7 +236,9 @@ package final class DNNNetwork {
                 }
             }
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "classification failed: " + OpenCVMat.message(of: &status))
+        }
         return scores.prefix(Int(min(count, Int32(scores.count)))).filter { $0.score.isFinite }
             .map { ClassificationObservation(identifier: label($0.index), confidence: $0.score) }
     }
@@ -221,14 +266,18 @@ extension DNNNetwork {
         let cropHeight = cropWidth / aspect
         let scale = max(4 * Double(model.inputWidth) / cropWidth, 4 * Double(model.inputHeight) / cropHeight)
         guard scale < 0.5 else { return image.pixels }
-        return try image.reduction(toAtLeast: Int((Double(image.width) * scale).rounded(.up)), Int((Double(image.height) * scale).rounded(.up)),
-                                   gray: false)
+        return try image.reduction(
+            toAtLeast: Int((Double(image.width) * scale).rounded(.up)),
+            Int((Double(image.height) * scale).rounded(.up)),
+            gray: false)
     }
 }
 
 extension WorkerEngines {
     /// The worker's network for `model`, loaded once.
     func network(_ model: NetworkModel) throws(AnalysisError) -> DNNNetwork {
-        try engine(DNNNetwork.self, for: model) { () throws(AnalysisError) in try DNNNetwork(model: model, models: models) }
+        try engine(DNNNetwork.self, for: model) { () throws(AnalysisError) in
+            try DNNNetwork(model: model, models: models)
+        }
     }
 }

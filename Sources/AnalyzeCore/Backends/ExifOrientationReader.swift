@@ -27,7 +27,8 @@ enum ExifOrientationReader {
             exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
             exif_data_load_data(data, base, UInt32(clamping: buffer.count))
             guard let ifd0 = data.pointee.ifd.0,
-                  let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION) else { return .absent }
+                let entry = exif_content_get_entry(ifd0, EXIF_TAG_ORIENTATION)
+            else { return .absent }
             let e = entry.pointee
             guard e.components >= 1, let value = e.data else { return .invalid(0) }
             let order = exif_data_get_byte_order(data)
@@ -53,11 +54,11 @@ enum ExifOrientationReader {
             var offset = 8
             while offset + 8 <= bytes.count {
                 let length = Int(bytes.readUInt32BE(at: offset))
-                let type = String(decoding: bytes[offset + 4 ..< offset + 8], as: UTF8.self)
+                let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
                 let start = offset + 8
                 guard length >= 0, start + length <= bytes.count else { return nil }
                 if type == "eXIf" {
-                    let chunk = Array(bytes[start ..< start + length])
+                    let chunk = Array(bytes[start..<start + length])
                     return chunk.starts(with: exifHeader) ? chunk : exifHeader + chunk
                 }
                 if type == "IDAT" || type == "IEND" { return nil }
@@ -65,15 +66,17 @@ enum ExifOrientationReader {
             }
             return nil
         }
-        if bytes.count >= 12, bytes.starts(with: [0x52, 0x49, 0x46, 0x46]), Array(bytes[8 ..< 12]) == [0x57, 0x45, 0x42, 0x50] {
+        if bytes.count >= 12, bytes.starts(with: [0x52, 0x49, 0x46, 0x46]),
+            Array(bytes[8..<12]) == [0x57, 0x45, 0x42, 0x50]
+        {
             var offset = 12
             while offset + 8 <= bytes.count {
-                let type = String(decoding: bytes[offset ..< offset + 4], as: UTF8.self)
+                let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
                 let length = Int(bytes.readUInt32LE(at: offset + 4))
                 let start = offset + 8
                 guard start + length <= bytes.count else { return nil }
                 if type == "EXIF" {
-                    let chunk = Array(bytes[start ..< start + length])
+                    let chunk = Array(bytes[start..<start + length])
                     return chunk.starts(with: exifHeader) ? chunk : exifHeader + chunk
                 }
                 offset = start + length + (length & 1)
@@ -86,12 +89,14 @@ enum ExifOrientationReader {
 extension [UInt8] {
     func readUInt32BE(at offset: Int) -> UInt32 {
         guard offset >= 0, offset + 4 <= count else { return 0 }
-        return UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
+        return UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8
+            | UInt32(self[offset + 3])
     }
 
     func readUInt32LE(at offset: Int) -> UInt32 {
         guard offset >= 0, offset + 4 <= count else { return 0 }
-        return UInt32(self[offset + 3]) << 24 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 1]) << 8 | UInt32(self[offset])
+        return UInt32(self[offset + 3]) << 24 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 1]) << 8
+            | UInt32(self[offset])
     }
 
     func readUInt16BE(at offset: Int) -> UInt16 {

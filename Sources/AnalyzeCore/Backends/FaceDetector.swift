@@ -38,7 +38,8 @@ final class FaceDetector {
             created = aocv_haar_create(path, &status)
         }
         guard let created else {
-            throw AnalysisError(.engineUnavailable, "cannot load the \(kind.rawValue) face detector: " + OpenCVMat.message(of: &status))
+            throw AnalysisError(
+                .engineUnavailable, "cannot load the \(kind.rawValue) face detector: " + OpenCVMat.message(of: &status))
         }
         handle = created
         self.kind = kind
@@ -54,10 +55,13 @@ final class FaceDetector {
 
         /// The detection with its box and points mapped through a 2×3 affine matrix (row-major).
         func mapped(through m: [Double]) -> Detection {
-            Detection(box: box.mapped(through: m), confidence: confidence, landmarks: landmarks.map { l in
-                FaceLandmarks(rightEye: l.rightEye.applying(m), leftEye: l.leftEye.applying(m), nose: l.nose.applying(m),
-                              mouthRight: l.mouthRight.applying(m), mouthLeft: l.mouthLeft.applying(m))
-            })
+            Detection(
+                box: box.mapped(through: m), confidence: confidence,
+                landmarks: landmarks.map { l in
+                    FaceLandmarks(
+                        rightEye: l.rightEye.applying(m), leftEye: l.leftEye.applying(m), nose: l.nose.applying(m),
+                        mouthRight: l.mouthRight.applying(m), mouthLeft: l.mouthLeft.applying(m))
+                })
         }
     }
 
@@ -68,7 +72,8 @@ final class FaceDetector {
     /// confident face), best first; equal confidences in reading order.
     static func suppressingOverlaps(_ faces: [Detection]) -> [Detection] {
         var kept: [Detection] = []
-        for face in bestFirst(faces) where !kept.contains(where: { $0.box.intersectionOverUnion(face.box) > maximumOverlap }) {
+        for face in bestFirst(faces)
+        where !kept.contains(where: { $0.box.intersectionOverUnion(face.box) > maximumOverlap }) {
             kept.append(face)
         }
         return kept
@@ -84,25 +89,36 @@ final class FaceDetector {
     /// Detects faces in an upright BGR image (`aocv_detect_faces`), best first. CenterFace reads it at
     /// ``centerFaceInput(forWidth:height:)`` of the image (of `original`, when `image` is a reduction of
     /// an image of that size, at least the input in size; faces are then in the original's pixels).
-    func detect(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil,
-                minimumConfidence: Double) throws(AnalysisError) -> [Detection] {
-        let input = Self.centerFaceInput(forWidth: original?.width ?? image.width, height: original?.height ?? image.height)
+    func detect(
+        in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil,
+        minimumConfidence: Double
+    ) throws(AnalysisError) -> [Detection] {
+        let input = Self.centerFaceInput(
+            forWidth: original?.width ?? image.width, height: original?.height ?? image.height)
         var faces = [aocv_face](repeating: aocv_face(), count: 256)
         var status = aocv_status()
         let count = faces.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
-            return aocv_detect_faces(handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0),
-                                     Int32(input.width), Int32(input.height), minimumConfidence, base, Int32(buffer.count), &status)
+            return aocv_detect_faces(
+                handle, image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0),
+                Int32(input.width), Int32(input.height), minimumConfidence, base, Int32(buffer.count), &status)
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "face detection failed: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "face detection failed: " + OpenCVMat.message(of: &status))
+        }
         return faces.prefix(Int(count)).map { f in
             let l = f.landmarks
             let values = [l.0, l.1, l.2, l.3, l.4, l.5, l.6, l.7, l.8, l.9]
-            let landmarks: FaceLandmarks? = values.allSatisfy(\.isFinite)
-                ? FaceLandmarks(rightEye: PixelPoint(x: l.0, y: l.1), leftEye: PixelPoint(x: l.2, y: l.3), nose: PixelPoint(x: l.4, y: l.5),
-                                mouthRight: PixelPoint(x: l.6, y: l.7), mouthLeft: PixelPoint(x: l.8, y: l.9))
+            let landmarks: FaceLandmarks? =
+                values.allSatisfy(\.isFinite)
+                ? FaceLandmarks(
+                    rightEye: PixelPoint(x: l.0, y: l.1), leftEye: PixelPoint(x: l.2, y: l.3),
+                    nose: PixelPoint(x: l.4, y: l.5),
+                    mouthRight: PixelPoint(x: l.6, y: l.7), mouthLeft: PixelPoint(x: l.8, y: l.9))
                 : nil
-            return Detection(box: BoundingBox(x: f.x, y: f.y, width: f.width, height: f.height), confidence: f.confidence, landmarks: landmarks)
+            return Detection(
+                box: BoundingBox(x: f.x, y: f.y, width: f.width, height: f.height), confidence: f.confidence,
+                landmarks: landmarks)
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenCVShim
+import Foundation
 
 /// EfficientNet-Lite0 read one layer before its classes: the 1280 pooled features its classifier weighs
 /// (`/Reshape_output_0`, after the global average pooling), for ``FeaturePrintRequest``. The same model
@@ -32,12 +32,16 @@ final class FeaturePrintNetwork {
         var status = aocv_status()
         let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return aocv_dnn_input_planes(source.handle, Int32(image.width), Int32(image.height), params, base, buffer.count, nil, &status)
+            return aocv_dnn_input_planes(
+                source.handle, Int32(image.width), Int32(image.height), params, base, buffer.count, nil, &status)
         }
-        guard made == 0 else { throw AnalysisError(.engineFailed, "feature print failed: " + OpenCVMat.message(of: &status)) }
+        guard made == 0 else {
+            throw AnalysisError(.engineFailed, "feature print failed: " + OpenCVMat.message(of: &status))
+        }
         let output = try session.run(planes, shape: shape)
         guard output.values.count == 1280, output.values.allSatisfy(\.isFinite) else {
-            throw AnalysisError(.engineFailed, "feature print failed: \(output.values.count) features, not 1280 finite values")
+            throw AnalysisError(
+                .engineFailed, "feature print failed: \(output.values.count) features, not 1280 finite values")
         }
         let norm = output.values.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
         guard norm > 0 else { return output.values }
@@ -48,6 +52,8 @@ final class FeaturePrintNetwork {
 extension WorkerEngines {
     /// The worker's feature-print network, loaded once.
     func featurePrintNetwork() throws(AnalysisError) -> FeaturePrintNetwork {
-        try engine(FeaturePrintNetwork.self, for: FeaturePrintNetwork.model) { () throws(AnalysisError) in try FeaturePrintNetwork(models: models) }
+        try engine(FeaturePrintNetwork.self, for: FeaturePrintNetwork.model) { () throws(AnalysisError) in
+            try FeaturePrintNetwork(models: models)
+        }
     }
 }

@@ -3,24 +3,31 @@
 /// tells it). Untrusted bytes: every length is checked, and a box that does not fit ends the search (nil).
 enum HEIFPrimaryItem {
     static func type(in bytes: [UInt8]) -> String? {
-        guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else { return nil }
+        guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else {
+            return nil
+        }
         // meta is a full box: version and flags before its children.
         let children = boxes(in: bytes, from: meta.start + 4, to: meta.end)
         guard let pitm = children.first(where: { $0.type == "pitm" }), pitm.start + 4 <= pitm.end,
-              let primary = bytes[pitm.start] == 0 ? integer(bytes, at: pitm.start + 4, size: 2, end: pitm.end)
-                                                   : integer(bytes, at: pitm.start + 4, size: 4, end: pitm.end),
-              let iinf = children.first(where: { $0.type == "iinf" }), iinf.start + 4 <= iinf.end else { return nil }
+            let primary = bytes[pitm.start] == 0
+                ? integer(bytes, at: pitm.start + 4, size: 2, end: pitm.end)
+                : integer(bytes, at: pitm.start + 4, size: 4, end: pitm.end),
+            let iinf = children.first(where: { $0.type == "iinf" }), iinf.start + 4 <= iinf.end
+        else { return nil }
         let entries = iinf.start + 4 + (bytes[iinf.start] == 0 ? 2 : 4)
         guard entries <= iinf.end else { return nil }
-        for infe in boxes(in: bytes, from: entries, to: iinf.end) where infe.type == "infe" && infe.start + 4 <= infe.end {
+        for infe in boxes(in: bytes, from: entries, to: iinf.end)
+        where infe.type == "infe" && infe.start + 4 <= infe.end {
             // Versions 2 and 3 name an item type (0 and 1 describe files, not images).
             let version = bytes[infe.start]
             guard version == 2 || version == 3 else { continue }
             let idSize = version == 2 ? 2 : 4
-            guard let id = integer(bytes, at: infe.start + 4, size: idSize, end: infe.end), id == primary else { continue }
+            guard let id = integer(bytes, at: infe.start + 4, size: idSize, end: infe.end), id == primary else {
+                continue
+            }
             let typeStart = infe.start + 4 + idSize + 2
             guard typeStart + 4 <= infe.end else { return nil }
-            return String(decoding: bytes[typeStart ..< typeStart + 4], as: UTF8.self)
+            return String(decoding: bytes[typeStart..<typeStart + 4], as: UTF8.self)
         }
         return nil
     }
@@ -30,21 +37,26 @@ enum HEIFPrimaryItem {
     /// whatever its `ispe` property says (a grid patched to 32000×32000 behind an `ispe` of 2566×3313).
     /// Items whose data cannot be found or read are left out; the file then fails in libheif.
     static func derivedCanvasSizes(in bytes: [UInt8]) -> [(type: String, width: Int, height: Int, pixels: Int)] {
-        guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else { return [] }
+        guard let meta = boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else {
+            return []
+        }
         let children = boxes(in: bytes, from: meta.start + 4, to: meta.end)
         guard let iinf = children.first(where: { $0.type == "iinf" }), iinf.start + 4 <= iinf.end,
-              let iloc = children.first(where: { $0.type == "iloc" }) else { return [] }
+            let iloc = children.first(where: { $0.type == "iloc" })
+        else { return [] }
         let idat = children.first(where: { $0.type == "idat" })
         let entries = iinf.start + 4 + (bytes[iinf.start] == 0 ? 2 : 4)
         guard entries <= iinf.end else { return [] }
         var derived: [Int: String] = [:]
-        for infe in boxes(in: bytes, from: entries, to: iinf.end) where infe.type == "infe" && infe.start + 4 <= infe.end {
+        for infe in boxes(in: bytes, from: entries, to: iinf.end)
+        where infe.type == "infe" && infe.start + 4 <= infe.end {
             let version = bytes[infe.start]
             guard version == 2 || version == 3 else { continue }
             let idSize = version == 2 ? 2 : 4
             let typeStart = infe.start + 4 + idSize + 2
-            guard let id = integer(bytes, at: infe.start + 4, size: idSize, end: infe.end), typeStart + 4 <= infe.end else { continue }
-            let type = String(decoding: bytes[typeStart ..< typeStart + 4], as: UTF8.self)
+            guard let id = integer(bytes, at: infe.start + 4, size: idSize, end: infe.end), typeStart + 4 <= infe.end
+            else { continue }
+            let type = String(decoding: bytes[typeStart..<typeStart + 4], as: UTF8.self)
             if type == "grid" || type == "iovl" { derived[id] = type }
         }
         guard !derived.isEmpty else { return [] }
@@ -58,7 +70,8 @@ enum HEIFPrimaryItem {
             let at = start + (type == "grid" ? 4 : 10)
             let size = wide ? 4 : 2
             guard let width = integer(bytes, at: at, size: size, end: bytes.count),
-                  let height = integer(bytes, at: at + size, size: size, end: bytes.count) else { continue }
+                let height = integer(bytes, at: at + size, size: size, end: bytes.count)
+            else { continue }
             // 32-bit sizes: their product can pass Int's range (found by scripts/fuzz).
             let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             sizes.append((type, width, height, overflow ? Int.max : pixels))
@@ -74,12 +87,13 @@ enum HEIFPrimaryItem {
         let version = bytes[iloc.start]
         guard version <= 2 else { return [] }
         let offsetSize = Int(bytes[iloc.start + 4] >> 4), lengthSize = Int(bytes[iloc.start + 4] & 15)
-        let baseOffsetSize = Int(bytes[iloc.start + 5] >> 4), indexSize = version >= 1 ? Int(bytes[iloc.start + 5] & 15) : 0
+        let baseOffsetSize = Int(bytes[iloc.start + 5] >> 4),
+            indexSize = version >= 1 ? Int(bytes[iloc.start + 5] & 15) : 0
         var at = iloc.start + 6
         guard let count = integer(bytes, at: at, size: version < 2 ? 2 : 4, end: end) else { return [] }
         at += version < 2 ? 2 : 4
         var starts: [(id: Int, start: Int)] = []
-        for _ in 0 ..< min(count, 65536) {
+        for _ in 0..<min(count, 65536) {
             guard let id = integer(bytes, at: at, size: version < 2 ? 2 : 4, end: end) else { break }
             at += version < 2 ? 2 : 4
             var method = 0
@@ -89,14 +103,18 @@ enum HEIFPrimaryItem {
                 at += 2
             }
             at += 2  // data reference index
-            guard let base = baseOffsetSize == 0 ? 0 : integer(bytes, at: at, size: baseOffsetSize, end: end) else { break }
+            guard let base = baseOffsetSize == 0 ? 0 : integer(bytes, at: at, size: baseOffsetSize, end: end) else {
+                break
+            }
             at += baseOffsetSize
             guard let extents = integer(bytes, at: at, size: 2, end: end) else { break }
             at += 2
             var first: Int?
-            for _ in 0 ..< extents {
+            for _ in 0..<extents {
                 at += indexSize
-                guard let offset = offsetSize == 0 ? 0 : integer(bytes, at: at, size: offsetSize, end: end) else { return starts }
+                guard let offset = offsetSize == 0 ? 0 : integer(bytes, at: at, size: offsetSize, end: end) else {
+                    return starts
+                }
                 at += offsetSize + lengthSize
                 guard at <= end else { return starts }
                 if first == nil { first = offset }
@@ -106,7 +124,11 @@ enum HEIFPrimaryItem {
             guard !overflow else { continue }
             switch method {
             case 0: starts.append((id, sum))
-            case 1: if let idat { let (inside, o) = idat.start.addingReportingOverflow(sum); if !o, inside < idat.end { starts.append((id, inside)) } }
+            case 1:
+                if let idat {
+                    let (inside, o) = idat.start.addingReportingOverflow(sum);
+                    if !o, inside < idat.end { starts.append((id, inside)) }
+                }
             default: continue
             }
         }
@@ -130,10 +152,11 @@ enum HEIFPrimaryItem {
                 header = 16
                 size = large
             } else if size32 == 0 {
-                size = to - at   // to the end of its container
+                size = to - at  // to the end of its container
             }
             guard size >= header, size <= to - at else { break }
-            found.append(Box(type: String(decoding: bytes[at + 4 ..< at + 8], as: UTF8.self), start: at + header, end: at + size))
+            found.append(
+                Box(type: String(decoding: bytes[at + 4..<at + 8], as: UTF8.self), start: at + header, end: at + size))
             at += size
         }
         return found
@@ -143,7 +166,7 @@ enum HEIFPrimaryItem {
     private static func integer(_ bytes: [UInt8], at: Int, size: Int, end: Int) -> Int? {
         guard at >= 0, size <= 8, at + size <= min(end, bytes.count) else { return nil }
         var value: UInt64 = 0
-        for byte in bytes[at ..< at + size] { value = value << 8 | UInt64(byte) }
+        for byte in bytes[at..<at + size] { value = value << 8 | UInt64(byte) }
         return value <= UInt64(Int.max) ? Int(value) : nil
     }
 }

@@ -1,6 +1,6 @@
+internal import CDlibShim
 import Foundation
 import Synchronization
-internal import CDlibShim
 
 /// dlib's 68-point face landmark predictor (`adlib_shape_predictor_*`).
 ///
@@ -13,7 +13,10 @@ final class LandmarkPredictor: @unchecked Sendable {
     private init(path: String) throws(AnalysisError) {
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = adlib_shape_predictor_load(path, &error, error.count) else {
-            throw AnalysisError(.engineUnavailable, "cannot load dlib's landmark model \(path): " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw AnalysisError(
+                .engineUnavailable,
+                "cannot load dlib's landmark model \(path): "
+                    + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         guard adlib_shape_predictor_parts(handle) == 68 else {
             adlib_shape_predictor_free(handle)
@@ -30,7 +33,8 @@ final class LandmarkPredictor: @unchecked Sendable {
     static func shared() throws(AnalysisError) -> LandmarkPredictor {
         try loaded.withLock { (slot: inout LandmarkPredictor?) throws(AnalysisError) -> LandmarkPredictor in
             if let slot { return slot }
-            let predictor = try LandmarkPredictor(path: ModelLocator.packaged(ModelLocator.dlibLandmarksPath, package: "libdlib-data"))
+            let predictor = try LandmarkPredictor(
+                path: ModelLocator.packaged(ModelLocator.dlibLandmarksPath, package: "libdlib-data"))
             slot = predictor
             return predictor
         }
@@ -45,10 +49,11 @@ final class LandmarkPredictor: @unchecked Sendable {
         var points = [Double](repeating: 0, count: 136)
         var error = [CChar](repeating: 0, count: 256)
         let ok = gray.withPixels { pixels, stride in
-            adlib_shape_predictor_predict(handle, pixels, Int32(gray.width), Int32(gray.height), stride,
-                                          cx - side / 2, cy - side / 2, side, side, &points, &error, error.count)
+            adlib_shape_predictor_predict(
+                handle, pixels, Int32(gray.width), Int32(gray.height), stride,
+                cx - side / 2, cy - side / 2, side, side, &points, &error, error.count)
         }
         guard ok == 1 else { return nil }
-        return FaceRegions(points68: (0 ..< 68).map { PixelPoint(x: points[2 * $0], y: points[2 * $0 + 1]) })
+        return FaceRegions(points68: (0..<68).map { PixelPoint(x: points[2 * $0], y: points[2 * $0 + 1]) })
     }
 }

@@ -30,14 +30,17 @@ public struct ModelLocator: Sendable, Hashable {
         folders.append(FileManager.default.currentDirectoryPath + "/.models")
         let executable = executablePath()
         var folder = executable.deletingLastPathComponent()
-        for _ in 0 ..< 6 {
+        for _ in 0..<6 {
             folders.append(folder.appendingPathComponent(".models").path)
             folder.deleteLastPathComponent()
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         folders.append(dataHome + "/analyze/models")
-        folders.append(executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/analyze/models").path)
+        folders.append(
+            executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "share/analyze/models"
+            ).path)
         folders.append(home + "/.cache/analyze/models")
         folders += ["/usr/local/share/analyze/models", "/usr/share/analyze/models"]
         var seen = Set<String>()
@@ -75,7 +78,8 @@ public struct ModelLocator: Sendable, Hashable {
         }
         var message = "the model \(model) was not found"
         if !mismatched.isEmpty { message += "; \(mismatched.joined(separator: ", ")) has other contents" }
-        message += ". Fetch the models with `scripts/fetch-models` in a checkout (or `analyze models` to see where they are looked for)"
+        message +=
+            ". Fetch the models with `scripts/fetch-models` in a checkout (or `analyze models` to see where they are looked for)"
         throw AnalysisError(.engineUnavailable, message)
     }
 

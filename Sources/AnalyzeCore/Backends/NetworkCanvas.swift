@@ -20,8 +20,9 @@ enum NetworkCanvas {
     /// square photo's have), each side a multiple of 32 and at most twice `side`.
     static func fitted(width: Int, height: Int, area side: Int) -> (width: Int, height: Int) {
         guard width > 0, height > 0 else { return (side, side) }
-        let scale = min((Double(side * side) / Double(width * height)).squareRoot(),
-                        2 * Double(side) / Double(max(width, height)))
+        let scale = min(
+            (Double(side * side) / Double(width * height)).squareRoot(),
+            2 * Double(side) / Double(max(width, height)))
         func round32(_ length: Int) -> Int { min(2 * side, max(32, Int((Double(length) * scale / 32).rounded()) * 32)) }
         return (round32(width), round32(height))
     }

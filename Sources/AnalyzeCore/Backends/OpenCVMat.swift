@@ -13,7 +13,9 @@ package final class OpenCVMat: @unchecked Sendable {
     deinit { aocv_mat_free(handle) }
 
     /// Runs a shim call that returns a new matrix, turning a failure into an `AnalysisError`.
-    static func make(_ code: AnalysisError.Code, _ body: (UnsafeMutablePointer<aocv_status>) -> OpaquePointer?) throws(AnalysisError) -> OpenCVMat {
+    static func make(_ code: AnalysisError.Code, _ body: (UnsafeMutablePointer<aocv_status>) -> OpaquePointer?)
+        throws(AnalysisError) -> OpenCVMat
+    {
         var status = aocv_status()
         guard let handle = body(&status) else {
             throw AnalysisError(code, message(of: &status))
@@ -33,10 +35,14 @@ package final class OpenCVMat: @unchecked Sendable {
     /// stderr. `reduction` 2, 4 or 8 decodes a JPEG at that fraction of its size.
     static func decode(_ bytes: [UInt8], reduction: Int = 1) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
         try bytes.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { throw AnalysisError(.emptyFile, "the file is empty") }
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                throw AnalysisError(.emptyFile, "the file is empty")
+            }
             var text = [CChar](repeating: 0, count: 4096)
             let mat = try text.withUnsafeMutableBufferPointer { (out) throws(AnalysisError) -> OpenCVMat in
-                try make(.undecodable) { aocv_decode_reporting(base, buffer.count, Int32(reduction), out.baseAddress, out.count, $0) }
+                try make(.undecodable) {
+                    aocv_decode_reporting(base, buffer.count, Int32(reduction), out.baseAddress, out.count, $0)
+                }
             }
             let length = text.firstIndex(of: 0) ?? text.count
             let joined = String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -48,7 +54,9 @@ package final class OpenCVMat: @unchecked Sendable {
     /// libjpeg/libpng readers are checked against, pixel for pixel.
     static func decodeThroughOpenCV(_ bytes: [UInt8]) throws(AnalysisError) -> OpenCVMat {
         try bytes.withUnsafeBufferPointer { (buffer) throws(AnalysisError) -> OpenCVMat in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { throw AnalysisError(.emptyFile, "the file is empty") }
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                throw AnalysisError(.emptyFile, "the file is empty")
+            }
             return try make(.undecodable) { aocv_decode(base, buffer.count, $0) }
         }
     }
@@ -59,7 +67,9 @@ package final class OpenCVMat: @unchecked Sendable {
             var out: [UInt8] = []
             let rowBytes = width * channels
             out.reserveCapacity(rowBytes * height)
-            for y in 0 ..< height { out.append(contentsOf: UnsafeBufferPointer(start: pixels + y * stride, count: rowBytes)) }
+            for y in 0..<height {
+                out.append(contentsOf: UnsafeBufferPointer(start: pixels + y * stride, count: rowBytes))
+            }
             return out
         }
     }
@@ -72,7 +82,10 @@ package final class OpenCVMat: @unchecked Sendable {
 
     /// A copy of the part inside the box, clipped to the image (`aocv_crop`).
     func cropped(x: Int, y: Int, width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
-        try Self.make(.engineFailed) { aocv_crop(handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), $0) }
+        try Self.make(.engineFailed) {
+            aocv_crop(
+                handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), $0)
+        }
     }
 
     /// Turned by `degrees` counter-clockwise and zoomed to fill the same frame (`aocv_straighten`).
@@ -160,7 +173,9 @@ package final class OpenCVMat: @unchecked Sendable {
     }
 
     /// JPEG bytes at `quality` (`aocv_encode_lossy`).
-    package func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: false, quality: quality) }
+    package func jpegData(quality: Int) throws(AnalysisError) -> [UInt8] {
+        try lossyData(webp: false, quality: quality)
+    }
 
     /// WebP bytes at `quality` (`aocv_encode_lossy`).
     func webpData(quality: Int) throws(AnalysisError) -> [UInt8] { try lossyData(webp: true, quality: quality) }
@@ -170,14 +185,17 @@ package final class OpenCVMat: @unchecked Sendable {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         guard aocv_encode_lossy(handle, webp ? 1 : 0, Int32(quality), &bytes, &length, &status) != 0, let bytes else {
-            throw AnalysisError(.outputFailed, (webp ? "WebP" : "JPEG") + " encoding failed: " + Self.message(of: &status))
+            throw AnalysisError(
+                .outputFailed, (webp ? "WebP" : "JPEG") + " encoding failed: " + Self.message(of: &status))
         }
         defer { aocv_buffer_free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// A new BGR image filled with `color` (`aocv_mat_new`).
-    package static func blank(width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) throws(AnalysisError) -> OpenCVMat {
+    package static func blank(width: Int, height: Int, color: (r: UInt8, g: UInt8, b: UInt8)) throws(AnalysisError)
+        -> OpenCVMat
+    {
         try make(.outputFailed) { aocv_mat_new(Int32(width), Int32(height), color.r, color.g, color.b, $0) }
     }
 
@@ -197,13 +215,15 @@ package final class OpenCVMat: @unchecked Sendable {
         let xy = points.flatMap { [$0.x, $0.y] }
         xy.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            aocv_draw_polyline(handle, base, Int32(points.count), closed ? 1 : 0, color.r, color.g, color.b, Int32(thickness))
+            aocv_draw_polyline(
+                handle, base, Int32(points.count), closed ? 1 : 0, color.r, color.g, color.b, Int32(thickness))
         }
     }
 
     /// Sets the pixels of a rectangle (cut at the edges) to `value` in every channel.
     func fill(x: Int, y: Int, width: Int, height: Int, value: UInt8) {
-        aocv_fill_rect(handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), value)
+        aocv_fill_rect(
+            handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), value)
     }
 
     package func drawCircle(at point: PixelPoint, radius: Double, color: RGB, filled: Bool) {
@@ -226,7 +246,11 @@ package final class OpenCVMat: @unchecked Sendable {
     static func ascii(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar == "…" { out += "..." } else { out.append(scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F ? Character(scalar) : "?") }
+            if scalar == "…" {
+                out += "..."
+            } else {
+                out.append(scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F ? Character(scalar) : "?")
+            }
         }
         return out
     }

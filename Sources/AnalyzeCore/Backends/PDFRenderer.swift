@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenCVShim
+import Foundation
 
 /// Renders the pages of a PDF (a scanned document, a born-digital one) to pixels with poppler's
 /// `pdftoppm`, as `pdftoppm -r 300` would, each page upright by its `/Rotate` and cut to its crop box (what a
@@ -26,8 +26,12 @@ public enum PDFRenderer {
         let marker: [UInt8] = Array("%PDF-".utf8)
         if bytes.starts(with: marker) { return true }
         let head = bytes.prefix(1024)
-        guard head.count >= marker.count, ImageHeader.Format(bytes) == nil, !HEIFDecoder.isHEIF(bytes) else { return false }
-        return (head.startIndex ... head.endIndex - marker.count).contains { head[$0 ..< $0 + marker.count].elementsEqual(marker) }
+        guard head.count >= marker.count, ImageHeader.Format(bytes) == nil, !HEIFDecoder.isHEIF(bytes) else {
+            return false
+        }
+        return (head.startIndex...head.endIndex - marker.count).contains {
+            head[$0..<$0 + marker.count].elementsEqual(marker)
+        }
     }
 
     /// What `pdfinfo` says of a document and of one of its pages.
@@ -70,21 +74,29 @@ public enum PDFRenderer {
 
     /// The document's page count and the size of `page` (from 1).
     static func info(_ document: Source, page: Int, timeout: Double = pageTimeout) throws(AnalysisError) -> Info {
-        let run = try runInfo(document, pages: page ... page, timeout: timeout)
+        let run = try runInfo(document, pages: page...page, timeout: timeout)
         return parse(run.output, page: page)
     }
 
     /// `pdfinfo` on `pages` of the document, checked.
-    private static func runInfo(_ document: Source, pages: ClosedRange<Int>, timeout: Double) throws(AnalysisError) -> Subprocess.Outcome {
-        let run = try document.run(Subprocess(executable: pdfinfo, arguments: ["-f", "\(pages.lowerBound)", "-l", "\(pages.upperBound)", document.argument],
-                                              timeout: timeout, maximumOutput: 1 << 20))
+    private static func runInfo(_ document: Source, pages: ClosedRange<Int>, timeout: Double) throws(AnalysisError)
+        -> Subprocess.Outcome
+    {
+        let run = try document.run(
+            Subprocess(
+                executable: pdfinfo,
+                arguments: ["-f", "\(pages.lowerBound)", "-l", "\(pages.upperBound)", document.argument],
+                timeout: timeout, maximumOutput: 1 << 20))
         // pdfinfo refuses a first page past the last one: page 1 of a document whose page tree holds
         // none, or a page of a document that has lost pages since the inputs were listed.
         if run.status != 0, run.errors.contains("Wrong page range given") {
             if run.errors.contains("last page (0)") {
-                throw AnalysisError(.undecodable, "PDF: poppler found no page in it (its page tree is empty or damaged)")
+                throw AnalysisError(
+                    .undecodable, "PDF: poppler found no page in it (its page tree is empty or damaged)")
             }
-            throw AnalysisError(.undecodable, "PDF: page \(pages.lowerBound) asked, the file has fewer pages (it changed during the run)")
+            throw AnalysisError(
+                .undecodable,
+                "PDF: page \(pages.lowerBound) asked, the file has fewer pages (it changed during the run)")
         }
         try check(run, "pdfinfo")
         return run
@@ -105,8 +117,10 @@ public enum PDFRenderer {
         var sizes: [Int: PageSize] = [:]
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 6, fields[0] == "Page", let number = Int(fields[1]), fields[2] == "size:", fields[4] == "x",
-               let w = Double(fields[3]), let h = Double(fields[5]) {
+            if fields.count >= 6, fields[0] == "Page", let number = Int(fields[1]), fields[2] == "size:",
+                fields[4] == "x",
+                let w = Double(fields[3]), let h = Double(fields[5])
+            {
                 sizes[number] = PageSize(width: w, height: h)
             }
         }
@@ -117,20 +131,24 @@ public enum PDFRenderer {
     /// its first `maximumPages` pages, read by the same `pdfinfo`; 0 and none when poppler cannot open
     /// it (the error comes when it is analysed). Given 30 s: it runs while the inputs are listed.
     static func pages(path: String, maximumPages: Int) -> (count: Int, pdfSizes: [Int: PageSize]) {
-        guard let run = try? runInfo(.file(path), pages: 1 ... max(1, maximumPages), timeout: 30) else { return (0, [:]) }
+        guard let run = try? runInfo(.file(path), pages: 1...max(1, maximumPages), timeout: 30) else { return (0, [:]) }
         return (parse(run.output, page: 1).pages, sizes(run.output))
     }
 
     /// Page `page` (from 1) of the PDF `document`, rendered at `resolution` dots per inch, as BGR pixels;
     /// with poppler's warnings about the file (at most five, one line each).
     /// `size`: the page's size when it was read with the page count (no `pdfinfo` for it then).
-    static func render(_ document: Source, page: Int, size: PageSize? = nil, resolution: Int, maximumPixels: Int) throws(AnalysisError) -> (OpenCVMat, warnings: [String]) {
+    static func render(_ document: Source, page: Int, size: PageSize? = nil, resolution: Int, maximumPixels: Int)
+        throws(AnalysisError) -> (OpenCVMat, warnings: [String])
+    {
         var pageSize = size
         if pageSize == nil {
             let info = try Self.info(document, page: page)
             guard info.pages > 0 else { throw AnalysisError(.undecodable, "PDF: poppler found no page in it") }
             guard page <= info.pages else {
-                throw AnalysisError(.undecodable, "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
+                throw AnalysisError(
+                    .undecodable,
+                    "PDF: page \(page) asked, the file has \(info.pages) page(s) (it changed during the run)")
             }
             pageSize = info.size
         }
@@ -138,13 +156,21 @@ public enum PDFRenderer {
         guard w > 0, h > 0, w < 1e6, h < 1e6 else {
             throw AnalysisError(.undecodable, "PDF: page \(page) has no usable size (\(w) x \(h) pt)")
         }
-        let width = Int((w * Double(resolution) / 72).rounded(.up)), height = Int((h * Double(resolution) / 72).rounded(.up))
+        let width = Int((w * Double(resolution) / 72).rounded(.up)),
+            height = Int((h * Double(resolution) / 72).rounded(.up))
         guard width * height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "PDF: page \(page) is \(Int(w))x\(Int(h)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)")
+            throw AnalysisError(
+                .tooLarge,
+                "PDF: page \(page) is \(Int(w))x\(Int(h)) pt: at \(resolution) dpi \(width)x\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (lower --pdf-dpi or raise --max-pixels)"
+            )
         }
         let pixelBytes = (width + 2) * (height + 2) * 3
-        let run = try document.run(Subprocess(executable: pdftoppm, arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", document.argument],
-                                              timeout: pageTimeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)), maximumOutput: pixelBytes + 64))
+        let run = try document.run(
+            Subprocess(
+                executable: pdftoppm,
+                arguments: ["-r", "\(resolution)", "-f", "\(page)", "-l", "\(page)", "-cropbox", document.argument],
+                timeout: pageTimeout, memoryLimit: max(2 << 30, 3 * pixelBytes + (1 << 30)),
+                maximumOutput: pixelBytes + 64))
         try check(run, "pdftoppm")
         let pixels = try Self.pixels(ofPPM: run.output, maximumPixels: maximumPixels)
         return (pixels, warnings(run.errors))
@@ -154,11 +180,13 @@ public enum PDFRenderer {
     static func pixels(ofPPM ppm: [UInt8], maximumPixels: Int) throws(AnalysisError) -> OpenCVMat {
         // "P6" whitespace width whitespace height whitespace maxval, one whitespace, then the rows.
         var fields: [Int] = [], index = 2
-        guard ppm.starts(with: Array("P6".utf8)) else { throw AnalysisError(.undecodable, "PDF: pdftoppm gave no image") }
+        guard ppm.starts(with: Array("P6".utf8)) else {
+            throw AnalysisError(.undecodable, "PDF: pdftoppm gave no image")
+        }
         while fields.count < 3, index < min(ppm.count, 64) {
             while index < ppm.count, [0x20, 0x0A, 0x0D, 0x09].contains(ppm[index]) { index += 1 }
             var value = 0, digits = 0
-            while index < ppm.count, (0x30 ... 0x39).contains(ppm[index]), digits < 9 {
+            while index < ppm.count, (0x30...0x39).contains(ppm[index]), digits < 9 {
                 value = value * 10 + Int(ppm[index] - 0x30)
                 index += 1
                 digits += 1
@@ -168,29 +196,43 @@ public enum PDFRenderer {
         }
         index += 1
         guard fields.count == 3, fields[2] == 255, fields[0] > 0, fields[1] > 0, fields[0] * fields[1] <= maximumPixels,
-              ppm.count - index >= fields[0] * fields[1] * 3 else {
+            ppm.count - index >= fields[0] * fields[1] * 3
+        else {
             throw AnalysisError(.undecodable, "PDF: pdftoppm gave a malformed image")
         }
         let (width, height) = (fields[0], fields[1])
         return try ppm.withUnsafeBufferPointer { buffer throws(AnalysisError) -> OpenCVMat in
             guard let base = buffer.baseAddress else { throw AnalysisError(.undecodable, "PDF: empty image") }
-            return try OpenCVMat.make(.undecodable) { aocv_mat_from_rgb(base + index, Int32(width), Int32(height), width * 3, $0) }
+            return try OpenCVMat.make(.undecodable) {
+                aocv_mat_from_rgb(base + index, Int32(width), Int32(height), width * 3, $0)
+            }
         }
     }
 
     /// Throws the error a failed run means: poppler's own words (its last message), or what stopped it.
     static func check(_ run: Subprocess.Outcome, _ program: String) throws(AnalysisError) {
-        if run.timedOut { throw AnalysisError(.undecodable, "PDF: \(program) did not finish within \(Int(run.timeout)) s; the page is not analysed (--pdf-page-timeout)") }
+        if run.timedOut {
+            throw AnalysisError(
+                .undecodable,
+                "PDF: \(program) did not finish within \(Int(run.timeout)) s; the page is not analysed (--pdf-page-timeout)"
+            )
+        }
         if run.outputOverflowed {
             let what = program == "pdftoppm" ? "the page's pixels" : "\(run.output.count >> 20) MB for one page"
             throw AnalysisError(.undecodable, "PDF: \(program) wrote more than \(what); stopped")
         }
         guard run.status == 0 else {
             let said = run.errors.split(separator: "\n").last.map { ": " + $0.prefix(300) } ?? ""
-            if run.status == nil { throw AnalysisError(.undecodable, "PDF: \(program) was ended by a signal (its limits of memory or time, or a crash)\(said)") }
+            if run.status == nil {
+                throw AnalysisError(
+                    .undecodable,
+                    "PDF: \(program) was ended by a signal (its limits of memory or time, or a crash)\(said)")
+            }
             // prlimit could not start it: 126 (not executable) or 127 (missing).
             if run.status == 127 || run.status == 126 {
-                throw AnalysisError(.engineUnavailable, "PDF support needs poppler-utils (\(program) could not be run: apt install poppler-utils)")
+                throw AnalysisError(
+                    .engineUnavailable,
+                    "PDF support needs poppler-utils (\(program) could not be run: apt install poppler-utils)")
             }
             throw AnalysisError(.undecodable, "PDF: \(program) could not read it\(said)")
         }

@@ -31,10 +31,17 @@ enum PDFTextLayer {
 
     /// Page `page`'s text layer, its points scaled by `pixelsPerPoint` (the rendering's dpi / 72) and
     /// its boxes kept to the `width` × `height` pixels of the rendered page.
-    static func read(_ document: PDFRenderer.Source, page: Int, pixelsPerPoint: Double, width: Int, height: Int) throws(AnalysisError) -> Layer {
-        let run = try document.run(Subprocess(executable: pdftotext, arguments: ["-f", "\(page)", "-l", "\(page)", "-bbox-layout", "-cropbox", "-enc", "UTF-8",
-                                                                              "-q", document.argument, "-"],
-                                              timeout: PDFRenderer.pageTimeout, maximumOutput: maximumOutput))
+    static func read(_ document: PDFRenderer.Source, page: Int, pixelsPerPoint: Double, width: Int, height: Int)
+        throws(AnalysisError) -> Layer
+    {
+        let run = try document.run(
+            Subprocess(
+                executable: pdftotext,
+                arguments: [
+                    "-f", "\(page)", "-l", "\(page)", "-bbox-layout", "-cropbox", "-enc", "UTF-8",
+                    "-q", document.argument, "-",
+                ],
+                timeout: PDFRenderer.pageTimeout, maximumOutput: maximumOutput))
         try PDFRenderer.check(run, "pdftotext")
         return parse(run.output, pixelsPerPoint: pixelsPerPoint, width: width, height: height)
     }
@@ -64,8 +71,12 @@ enum PDFTextLayer {
             case "word":
                 let text = scanner.text(until: "</word>")
                 let string = String(decoding: unescaped(text), as: UTF8.self)
-                    .unicodeScalars.filter { !$0.properties.isWhitespace }.reduce(into: "") { $0.unicodeScalars.append($1) }
-                guard !string.isEmpty, let box = tag.box(scale: pixelsPerPoint, width: width, height: height) else { continue }
+                    .unicodeScalars.filter { !$0.properties.isWhitespace }.reduce(into: "") {
+                        $0.unicodeScalars.append($1)
+                    }
+                guard !string.isEmpty, let box = tag.box(scale: pixelsPerPoint, width: width, height: height) else {
+                    continue
+                }
                 for scalar in string.unicodeScalars {
                     layer.characters += 1
                     if Self.isMeaningless(scalar) { layer.meaninglessCharacters += 1 }
@@ -93,8 +104,10 @@ enum PDFTextLayer {
     /// `pdfimages -list` (each image's pixels over its drawn resolution; soft masks, which belong to an
     /// image, not counted).
     static func imageCoverage(_ document: PDFRenderer.Source, page: Int, area: Double) throws(AnalysisError) -> Double {
-        let run = try document.run(Subprocess(executable: pdfimages, arguments: ["-list", "-f", "\(page)", "-l", "\(page)", document.argument],
-                                              timeout: PDFRenderer.pageTimeout, maximumOutput: 4 << 20))
+        let run = try document.run(
+            Subprocess(
+                executable: pdfimages, arguments: ["-list", "-f", "\(page)", "-l", "\(page)", document.argument],
+                timeout: PDFRenderer.pageTimeout, maximumOutput: 4 << 20))
         try PDFRenderer.check(run, "pdfimages")
         return coverage(listing: run.output, area: area)
     }
@@ -106,8 +119,10 @@ enum PDFTextLayer {
         for row in String(decoding: listing, as: UTF8.self).split(separator: "\n") {
             let fields = row.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 14, Int(fields[0]) != nil, ["image", "stencil"].contains(fields[2]),
-                  let w = Double(fields[3]), let h = Double(fields[4]), let xppi = Double(fields[12]), let yppi = Double(fields[13]),
-                  xppi > 0, yppi > 0 else { continue }
+                let w = Double(fields[3]), let h = Double(fields[4]), let xppi = Double(fields[12]),
+                let yppi = Double(fields[13]),
+                xppi > 0, yppi > 0
+            else { continue }
             covered += (w / xppi * 72) * (h / yppi * 72)
             if covered >= area { return 1 }
         }
@@ -120,12 +135,14 @@ enum PDFTextLayer {
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex
         while i < bytes.endIndex {
-            guard bytes[i] == UInt8(ascii: "&"), let end = bytes[i ..< min(bytes.endIndex, i + 12)].firstIndex(of: UInt8(ascii: ";")) else {
+            guard bytes[i] == UInt8(ascii: "&"),
+                let end = bytes[i..<min(bytes.endIndex, i + 12)].firstIndex(of: UInt8(ascii: ";"))
+            else {
                 out.append(bytes[i])
                 i += 1
                 continue
             }
-            let name = String(decoding: bytes[(i + 1) ..< end], as: UTF8.self)
+            let name = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
             var replacement: [UInt8]?
             switch name {
             case "amp": replacement = [UInt8(ascii: "&")]
@@ -134,8 +151,11 @@ enum PDFTextLayer {
             case "quot": replacement = [UInt8(ascii: "\"")]
             case "apos": replacement = [UInt8(ascii: "'")]
             default:
-                if name.hasPrefix("#x"), let v = UInt32(name.dropFirst(2), radix: 16), let s = Unicode.Scalar(v) { replacement = Array(String(s).utf8) }
-                else if name.hasPrefix("#"), let v = UInt32(name.dropFirst()), let s = Unicode.Scalar(v) { replacement = Array(String(s).utf8) }
+                if name.hasPrefix("#x"), let v = UInt32(name.dropFirst(2), radix: 16), let s = Unicode.Scalar(v) {
+                    replacement = Array(String(s).utf8)
+                } else if name.hasPrefix("#"), let v = UInt32(name.dropFirst()), let s = Unicode.Scalar(v) {
+                    replacement = Array(String(s).utf8)
+                }
             }
             if let replacement {
                 out += replacement
@@ -162,8 +182,10 @@ enum PDFTextLayer {
             /// The box of `xMin`, `yMin`, `xMax`, `yMax` scaled and cut to the page; nil when missing,
             /// not finite or nothing of it lies on the page.
             func box(scale: Double, width: Int, height: Int) -> BoundingBox? {
-                guard let x0 = attributes["xMin"], let y0 = attributes["yMin"], let x1 = attributes["xMax"], let y1 = attributes["yMax"],
-                      [x0, y0, x1, y1].allSatisfy(\.isFinite) else { return nil }
+                guard let x0 = attributes["xMin"], let y0 = attributes["yMin"], let x1 = attributes["xMax"],
+                    let y1 = attributes["yMax"],
+                    [x0, y0, x1, y1].allSatisfy(\.isFinite)
+                else { return nil }
                 let left = max(0, min(x0, x1) * scale), top = max(0, min(y0, y1) * scale)
                 let right = min(Double(width), max(x0, x1) * scale), bottom = min(Double(height), max(y0, y1) * scale)
                 guard right > left, bottom > top else { return nil }
@@ -174,21 +196,29 @@ enum PDFTextLayer {
         /// The next tag after the current position, its attributes read; nil at the end.
         mutating func nextTag() -> Tag? {
             guard let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")),
-                  let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else {
+                let close = bytes[open...].firstIndex(of: UInt8(ascii: ">"))
+            else {
                 index = bytes.endIndex
                 return nil
             }
             index = close + 1
-            let inside = bytes[(open + 1) ..< close]
+            let inside = bytes[(open + 1)..<close]
             var tag = Tag()
-            let nameEnd = inside.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } ?? inside.endIndex
-            tag.name = String(decoding: inside[inside.startIndex ..< nameEnd], as: UTF8.self)
+            let nameEnd =
+                inside.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }
+                ?? inside.endIndex
+            tag.name = String(decoding: inside[inside.startIndex..<nameEnd], as: UTF8.self)
             // name="value" pairs: only the box's numbers are needed.
             var i = nameEnd
-            while let eq = inside[i...].firstIndex(of: UInt8(ascii: "=")), eq + 1 < inside.endIndex, inside[eq + 1] == UInt8(ascii: "\"") {
-                let key = String(decoding: inside[i ..< eq], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            while let eq = inside[i...].firstIndex(of: UInt8(ascii: "=")), eq + 1 < inside.endIndex,
+                inside[eq + 1] == UInt8(ascii: "\"")
+            {
+                let key = String(decoding: inside[i..<eq], as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 guard let end = inside[(eq + 2)...].firstIndex(of: UInt8(ascii: "\"")) else { break }
-                if let value = Double(String(decoding: inside[(eq + 2) ..< end], as: UTF8.self)) { tag.attributes[key] = value }
+                if let value = Double(String(decoding: inside[(eq + 2)..<end], as: UTF8.self)) {
+                    tag.attributes[key] = value
+                }
                 i = end + 1
             }
             return tag
@@ -199,9 +229,9 @@ enum PDFTextLayer {
             let marker = Array(terminator.utf8)
             var i = index
             while i + marker.count <= bytes.count {
-                if bytes[i] == marker[0], bytes[i ..< i + marker.count].elementsEqual(marker) {
+                if bytes[i] == marker[0], bytes[i..<i + marker.count].elementsEqual(marker) {
                     defer { index = i + marker.count }
-                    return bytes[index ..< i]
+                    return bytes[index..<i]
                 }
                 i += 1
             }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CTesseract
+import Foundation
 
 /// Owns one Tesseract engine (`TessBaseAPICreate` + `TessBaseAPIInit3`) for a language set. The library
 /// itself is opened on first use (CTesseract's loader), so runs without text never load it.
@@ -23,7 +23,10 @@ final class TesseractEngine {
         guard TessBaseAPIInit3(api, nil, languages) == 0 else {
             // Freed here: `self` is not initialised yet, so deinit will not run.
             TessBaseAPIDelete(api)
-            throw AnalysisError(.engineUnavailable, "Tesseract could not load the trained data for '\(languages)' (install tesseract-ocr-<lang>, e.g. `apt-get install tesseract-ocr-deu`, or set TESSDATA_PREFIX)")
+            throw AnalysisError(
+                .engineUnavailable,
+                "Tesseract could not load the trained data for '\(languages)' (install tesseract-ocr-<lang>, e.g. `apt-get install tesseract-ocr-deu`, or set TESSDATA_PREFIX)"
+            )
         }
         self.api = api
         self.languages = languages
@@ -52,7 +55,9 @@ final class TesseractEngine {
 
     /// Recognises the text of an 8-bit gray image: lines with words (and characters on request),
     /// and the whole page text (`TessBaseAPIRecognize`, a result iterator, `TessBaseAPIGetUTF8Text`).
-    func recognize(_ gray: OpenCVMat, characterBoxes: Bool) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+    func recognize(_ gray: OpenCVMat, characterBoxes: Bool) throws(AnalysisError) -> (
+        lines: [TextObservation], fullText: String
+    ) {
         guard gray.channels == 1 else { throw AnalysisError(.engineFailed, "Tesseract needs a gray image") }
         Self.limitOpenMPOnThisThread()
         let recognized = gray.withPixels { pixels, stride -> Bool in
@@ -87,7 +92,10 @@ final class TesseractEngine {
 
         func closeWord() {
             if let w = wordStart, !w.text.isEmpty {
-                words.append(RecognizedWord(string: w.text, confidence: w.confidence, boundingBox: w.box, characters: characterBoxes ? characters : nil))
+                words.append(
+                    RecognizedWord(
+                        string: w.text, confidence: w.confidence, boundingBox: w.box,
+                        characters: characterBoxes ? characters : nil))
             }
             wordStart = nil
             characters = []
@@ -95,7 +103,8 @@ final class TesseractEngine {
         func closeLine() {
             closeWord()
             if let l = lineStart, !words.isEmpty {
-                lines.append(TextObservation(string: l.text, confidence: l.confidence, boundingBox: l.box, words: words))
+                lines.append(
+                    TextObservation(string: l.text, confidence: l.confidence, boundingBox: l.box, words: words))
             }
             lineStart = nil
             words = []
@@ -107,7 +116,10 @@ final class TesseractEngine {
             guard TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else { return nil }
             let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
             let confidence = min(1, max(0, Double(TessResultIteratorConfidence(iterator, level)) / 100))
-            return (text, confidence, BoundingBox(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top)))
+            return (
+                text, confidence,
+                BoundingBox(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
+            )
         }
 
         repeat {
@@ -141,7 +153,9 @@ final class TesseractEngine {
         var confidence: Float = 0
         var script: UnsafePointer<CChar>?
         var scriptConfidence: Float = 0
-        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
+        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else {
+            return nil
+        }
         // Not freed: despite capi.h's comment, Tesseract 5.3 points `script` into its own
         // unicharset (baseapi.cpp), and TessDeleteText on it corrupts the heap.
         _ = script
@@ -164,6 +178,8 @@ final class TesseractEngine {
 extension WorkerEngines {
     /// The worker's Tesseract engine for a language set (`eng`, `eng+deu`, `osd`).
     func textEngine(languages: String) throws(AnalysisError) -> TesseractEngine {
-        try engine(TesseractEngine.self, for: languages) { () throws(AnalysisError) in try TesseractEngine(languages: languages) }
+        try engine(TesseractEngine.self, for: languages) { () throws(AnalysisError) in
+            try TesseractEngine(languages: languages)
+        }
     }
 }

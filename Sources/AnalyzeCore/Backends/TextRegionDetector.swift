@@ -25,7 +25,9 @@ final class TextRegionDetector {
     /// `aocv_text_region_planes`, one forward on ONNX Runtime, the map split by `aocv_text_regions_from_map`.
     /// `image` may be a reduction (at least the input's size) of an image of `original` size; the
     /// regions are then in the original's pixels.
-    func regions(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil) throws(AnalysisError) -> [BoundingBox] {
+    func regions(in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil) throws(AnalysisError)
+        -> [BoundingBox]
+    {
         let size = original ?? (width: image.width, height: image.height)
         let input = TextDetectorModel.input(forWidth: size.width, height: size.height)
         var planes = [Float](repeating: 0, count: 3 * input.width * input.height)
@@ -33,24 +35,31 @@ final class TextRegionDetector {
         var status = aocv_status()
         let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return aocv_text_region_planes(image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), Int32(input.width),
-                                           Int32(input.height), base, buffer.count, &fitted.width, &fitted.height, &status)
+            return aocv_text_region_planes(
+                image.handle, Int32(original?.width ?? 0), Int32(original?.height ?? 0), Int32(input.width),
+                Int32(input.height), base, buffer.count, &fitted.width, &fitted.height, &status)
         }
-        guard made == 0 else { throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status)) }
+        guard made == 0 else {
+            throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status))
+        }
         let map = try session.run(planes, shape: [1, 3, input.height, input.width])
         guard map.values.count == input.width * input.height else {
-            throw AnalysisError(.engineFailed, "text detection failed: the detector's map is not one value per input pixel")
+            throw AnalysisError(
+                .engineFailed, "text detection failed: the detector's map is not one value per input pixel")
         }
         var boxes = [aocv_box](repeating: aocv_box(), count: Self.capacity)
         let count = map.values.withUnsafeBufferPointer { values in
             boxes.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 guard let v = values.baseAddress, let base = buffer.baseAddress else { return -1 }
-                return aocv_text_regions_from_map(v, Int32(input.width), Int32(input.height), fitted.width, fitted.height, Int32(size.width),
-                                                  Int32(size.height), Self.threshold, Int32(Self.minimumSide), Int32(Self.minimumArea),
-                                                  base, Int32(buffer.count), &status)
+                return aocv_text_regions_from_map(
+                    v, Int32(input.width), Int32(input.height), fitted.width, fitted.height, Int32(size.width),
+                    Int32(size.height), Self.threshold, Int32(Self.minimumSide), Int32(Self.minimumArea),
+                    base, Int32(buffer.count), &status)
             }
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "text detection failed: " + OpenCVMat.message(of: &status))
+        }
         return boxes.prefix(Int(min(count, Int32(Self.capacity)))).map {
             BoundingBox(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height))
         }

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenCVShim
+import Foundation
 
 /// An open video file or stream (demuxed and decoded by FFmpeg in the video shim) or camera (V4L2,
 /// `/dev/video*`), read frame by frame. Used by one thread at a time; closed in `deinit`.
@@ -30,19 +30,27 @@ final class VideoCapture: @unchecked Sendable {
     /// Opens `source`: a local file (`localFile`; its absolute path, opened through FFmpeg's file
     /// protocol alone and only when its container cannot name other files or addresses), or a stream
     /// URL or `/dev/video*` device the user named as such.
-    init(_ source: String, localFile: Bool, maximumPixels: Int = .max, openTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
-         shouldStop: (@Sendable () -> Bool)? = nil) throws(AnalysisError) {
+    init(
+        _ source: String, localFile: Bool, maximumPixels: Int = .max, openTimeout: Duration = .seconds(10),
+        readTimeout: Duration = .seconds(10),
+        shouldStop: (@Sendable () -> Bool)? = nil
+    ) throws(AnalysisError) {
         let library = try VideoLibrary.get()
         var status = aocv_status()
         let stopCheck = shouldStop.map(StopCheck.init)
         let context = stopCheck.map { Unmanaged.passUnretained($0).toOpaque() }
-        let callback: VideoLibrary.AbortCallback? = stopCheck == nil ? nil : { context in
-            guard let context else { return 0 }
-            return Unmanaged<StopCheck>.fromOpaque(context).takeUnretainedValue().check() ? 1 : 0
-        }
+        let callback: VideoLibrary.AbortCallback? =
+            stopCheck == nil
+            ? nil
+            : { context in
+                guard let context else { return 0 }
+                return Unmanaged<StopCheck>.fromOpaque(context).takeUnretainedValue().check() ? 1 : 0
+            }
         let opened = withExtendedLifetime(stopCheck) {
-            library.videoOpen(localFile ? Self.absolute(source) : source, localFile ? 1 : 0, Int32(clamping: openTimeout.milliseconds),
-                              Int32(clamping: readTimeout.milliseconds), Int64(maximumPixels), callback, context, &status)
+            library.videoOpen(
+                localFile ? Self.absolute(source) : source, localFile ? 1 : 0,
+                Int32(clamping: openTimeout.milliseconds),
+                Int32(clamping: readTimeout.milliseconds), Int64(maximumPixels), callback, context, &status)
         }
         guard let handle = opened else {
             throw AnalysisError(.undecodable, OpenCVMat.message(of: &status))

@@ -21,8 +21,10 @@ public final class WorkerEngines {
     var count: Int { engines.count }
 
     /// The worker's engine of type `E` for `configuration`, created by `create` the first time.
-    func engine<E: AnyObject>(_ type: E.Type = E.self, for configuration: some Hashable,
-                              create: () throws(AnalysisError) -> E) throws(AnalysisError) -> E {
+    func engine<E: AnyObject>(
+        _ type: E.Type = E.self, for configuration: some Hashable,
+        create: () throws(AnalysisError) -> E
+    ) throws(AnalysisError) -> E {
         let key = Key(type: ObjectIdentifier(type), configuration: AnyHashable(configuration))
         if let existing = engines[key] as? E { return existing }
         let engine = try create()

@@ -52,7 +52,8 @@ final class ZBarScanner {
     /// Scans an 8-bit gray matrix (`zbar_scan_image` on a Y800 image) and returns its symbols.
     /// `density` is ZBar's scan-line spacing (1 = every row and column, 2 = every other one); a
     /// scanner for SQ codes alone scans no lines whatever it is.
-    func scan(_ gray: OpenCVMat, pass: BarcodeReading.Pass, density: Int = 1) throws(AnalysisError) -> [BarcodeReading] {
+    func scan(_ gray: OpenCVMat, pass: BarcodeReading.Pass, density: Int = 1) throws(AnalysisError) -> [BarcodeReading]
+    {
         guard gray.channels == 1 else { throw AnalysisError(.engineFailed, "ZBar needs a gray image") }
         let scanner = try makeScanner(density: density)
         defer { zbar_image_scanner_destroy(scanner) }
@@ -62,7 +63,7 @@ final class ZBarScanner {
         return gray.withPixels { pixels, stride in
             // Y800 needs tightly packed rows; OpenCV's fresh matrices are continuous.
             guard stride == width else { return [] }
-            zbar_image_set_format(image, 0x3030_3859) // fourcc "Y800"
+            zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
             zbar_image_set_size(image, UInt32(width), UInt32(height))
             zbar_image_set_data(image, UnsafeRawPointer(pixels), UInt(width * height), nil)
             let count = zbar_scan_image(scanner, image)
@@ -88,17 +89,23 @@ final class ZBarScanner {
         let length = Int(zbar_symbol_get_data_length(symbol))
         var bytes: [UInt8] = []
         if length > 0, let data = zbar_symbol_get_data(symbol) {
-            bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+            bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                Array(UnsafeBufferPointer(start: $0, count: length))
+            }
         }
         let pointCount = Int(zbar_symbol_get_loc_size(symbol))
         var points: [PixelPoint] = []
-        for i in 0 ..< pointCount {
-            points.append(PixelPoint(x: Double(zbar_symbol_get_loc_x(symbol, UInt32(i))), y: Double(zbar_symbol_get_loc_y(symbol, UInt32(i)))))
+        for i in 0..<pointCount {
+            points.append(
+                PixelPoint(
+                    x: Double(zbar_symbol_get_loc_x(symbol, UInt32(i))),
+                    y: Double(zbar_symbol_get_loc_y(symbol, UInt32(i)))))
         }
         // 2-D codes give their four corners; 1-D codes give scan-line extents: use their box.
         let corners = pointCount == 4 && symbology.isTwoDimensional ? points : BoundingBox(enclosing: points).corners
-        return BarcodeReading(symbology: symbology, bytes: bytes, text: nil, corners: corners, inverted: pass == .inverted,
-                              engine: .zbar, pass: pass, quality: quality)
+        return BarcodeReading(
+            symbology: symbology, bytes: bytes, text: nil, corners: corners, inverted: pass == .inverted,
+            engine: .zbar, pass: pass, quality: quality)
     }
 
     /// Scan lines that must agree on a 1-D code before it is reported.

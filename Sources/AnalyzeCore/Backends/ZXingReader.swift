@@ -41,18 +41,25 @@ final class ZXingReader {
     /// Reads every symbol in an 8-bit gray matrix. Coordinates are pixels of that matrix. A matrix with
     /// a side over ``maximumSide`` (a 100,000-px strip) is read shrunk to fit, its symbols mapped back.
     func read(_ gray: OpenCVMat) throws(AnalysisError) -> [BarcodeReading] {
-        guard gray.channels == 1, gray.width > 0, gray.height > 0 else { throw AnalysisError(.engineFailed, "zxing-cpp needs a gray image") }
+        guard gray.channels == 1, gray.width > 0, gray.height > 0 else {
+            throw AnalysisError(.engineFailed, "zxing-cpp needs a gray image")
+        }
         if max(gray.width, gray.height) > Self.maximumSide {
             let scale = Double(Self.maximumSide) / Double(max(gray.width, gray.height))
-            let fitted = try gray.resized(width: max(1, min(Self.maximumSide, Int(Double(gray.width) * scale))),
-                                          height: max(1, min(Self.maximumSide, Int(Double(gray.height) * scale))))
-            let back = Affine.scale(x: Double(gray.width) / Double(fitted.width), y: Double(gray.height) / Double(fitted.height))
+            let fitted = try gray.resized(
+                width: max(1, min(Self.maximumSide, Int(Double(gray.width) * scale))),
+                height: max(1, min(Self.maximumSide, Int(Double(gray.height) * scale))))
+            let back = Affine.scale(
+                x: Double(gray.width) / Double(fitted.width), y: Double(gray.height) / Double(fitted.height))
             return try read(fitted).map { $0.mapped(through: back) }
         }
         let width = gray.width, height = gray.height
         let outcome: Result<[BarcodeReading], AnalysisError> = gray.withPixels { pixels, stride in
-            guard let view = ZXing_ImageView_new_checked(pixels, Int32(stride * height), Int32(width), Int32(height),
-                                                         ZXing_ImageFormat_Lum, Int32(stride), 1) else {
+            guard
+                let view = ZXing_ImageView_new_checked(
+                    pixels, Int32(stride * height), Int32(width), Int32(height),
+                    ZXing_ImageFormat_Lum, Int32(stride), 1)
+            else {
                 return .failure(AnalysisError(.engineFailed, "zxing-cpp: " + Self.lastError()))
             }
             defer { ZXing_ImageView_delete(view) }
@@ -61,9 +68,10 @@ final class ZXingReader {
             }
             defer { ZXing_Barcodes_delete(barcodes) }
             var readings: [BarcodeReading] = []
-            for index in 0 ..< ZXing_Barcodes_size(barcodes) {
+            for index in 0..<ZXing_Barcodes_size(barcodes) {
                 guard let barcode = ZXing_Barcodes_at(barcodes, index), ZXing_Barcode_isValid(barcode),
-                      let reading = Self.reading(from: barcode) else { continue }
+                    let reading = Self.reading(from: barcode)
+                else { continue }
                 readings.append(reading)
             }
             return .success(readings)
@@ -84,8 +92,9 @@ final class ZXingReader {
         let corners = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft]
             .map { PixelPoint(x: Double($0.x), y: Double($0.y)) }
         let binary = ZXing_Barcode_contentType(barcode) == ZXing_ContentType_Binary
-        return BarcodeReading(symbology: symbology, bytes: bytes, text: binary ? nil : text, corners: corners,
-                              inverted: ZXing_Barcode_isInverted(barcode), engine: .zxing, pass: .primary, quality: 0)
+        return BarcodeReading(
+            symbology: symbology, bytes: bytes, text: binary ? nil : text, corners: corners,
+            inverted: ZXing_Barcode_isInverted(barcode), engine: .zxing, pass: .primary, quality: 0)
     }
 
     /// A string zxing-cpp allocated, copied (invalid UTF-8 repaired) and freed.
@@ -100,7 +109,8 @@ final class ZXingReader {
     /// zxing-cpp's variants, as the symbologies ``BarcodeSymbology`` names (Vision's names).
     private static let variants: [(ZXing_BarcodeFormat, BarcodeSymbology)] = [
         (ZXing_BarcodeFormat_Codabar, .codabar),
-        (ZXing_BarcodeFormat_Code39, .code39), (ZXing_BarcodeFormat_Code39Std, .code39), (ZXing_BarcodeFormat_Code39Ext, .code39FullASCII),
+        (ZXing_BarcodeFormat_Code39, .code39), (ZXing_BarcodeFormat_Code39Std, .code39),
+        (ZXing_BarcodeFormat_Code39Ext, .code39FullASCII),
         (ZXing_BarcodeFormat_Code93, .code93), (ZXing_BarcodeFormat_Code128, .code128),
         (ZXing_BarcodeFormat_ITF, .i2of5), (ZXing_BarcodeFormat_ITF14, .itf14),
         (ZXing_BarcodeFormat_DataBar, .gs1DataBar), (ZXing_BarcodeFormat_DataBarOmni, .gs1DataBar),
@@ -111,8 +121,10 @@ final class ZXingReader {
         (ZXing_BarcodeFormat_UPCA, .upca), (ZXing_BarcodeFormat_UPCE, .upce),
         (ZXing_BarcodeFormat_PDF417, .pdf417), (ZXing_BarcodeFormat_CompactPDF417, .pdf417),
         (ZXing_BarcodeFormat_MicroPDF417, .microPDF417),
-        (ZXing_BarcodeFormat_Aztec, .aztec), (ZXing_BarcodeFormat_AztecCode, .aztec), (ZXing_BarcodeFormat_AztecRune, .aztec),
-        (ZXing_BarcodeFormat_QRCode, .qr), (ZXing_BarcodeFormat_QRCodeModel1, .qr), (ZXing_BarcodeFormat_QRCodeModel2, .qr),
+        (ZXing_BarcodeFormat_Aztec, .aztec), (ZXing_BarcodeFormat_AztecCode, .aztec),
+        (ZXing_BarcodeFormat_AztecRune, .aztec),
+        (ZXing_BarcodeFormat_QRCode, .qr), (ZXing_BarcodeFormat_QRCodeModel1, .qr),
+        (ZXing_BarcodeFormat_QRCodeModel2, .qr),
         (ZXing_BarcodeFormat_MicroQRCode, .microQR), (ZXing_BarcodeFormat_RMQRCode, .rMQR),
         (ZXing_BarcodeFormat_DataMatrix, .dataMatrix), (ZXing_BarcodeFormat_MaxiCode, .maxiCode),
     ]

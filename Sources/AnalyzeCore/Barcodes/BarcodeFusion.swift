@@ -25,15 +25,20 @@ enum BarcodeFusion {
     /// Confidence of a symbol the engines read differently, settled by structure.
     static let settledConfidence = 0.6
 
-    static func fuse(zxing: [BarcodeReading], zbar: [BarcodeReading], wanted: Set<BarcodeSymbology>) -> [BarcodeObservation] {
+    static func fuse(zxing: [BarcodeReading], zbar: [BarcodeReading], wanted: Set<BarcodeSymbology>)
+        -> [BarcodeObservation]
+    {
         let zxingReadings = collapsingDuplicates(zxing.map { $0.canonical() }).filter { wanted.contains($0.symbology) }
         let zbarReadings = attachingAddOns(zbar).map { $0.canonical() }.filter { wanted.contains($0.symbology) }
         var unmatchedZBar = Array(zbarReadings.indices)
         var observations: [BarcodeObservation] = []
         for reading in zxingReadings.sorted(by: orderedForMatching) {
             let candidates = unmatchedZBar.filter { samePlace(reading, zbarReadings[$0]) }
-            let partnerIndex = candidates.first { agree(reading, zbarReadings[$0]) }
-                ?? candidates.min { centreDistance(reading, zbarReadings[$0]) < centreDistance(reading, zbarReadings[$1]) }
+            let partnerIndex =
+                candidates.first { agree(reading, zbarReadings[$0]) }
+                ?? candidates.min {
+                    centreDistance(reading, zbarReadings[$0]) < centreDistance(reading, zbarReadings[$1])
+                }
             guard let partnerIndex else {
                 if BarcodeValidation.isValid(reading) { observations.append(observation(reading, engines: [.zxing])) }
                 continue
@@ -43,13 +48,17 @@ enum BarcodeFusion {
             if agree(reading, partner) {
                 // The fuller reading (an EAN/UPC add-on one engine missed) is the one reported.
                 let (kept, other) = partner.bytes.count > reading.bytes.count ? (partner, reading) : (reading, partner)
-                observations.append(observation(kept, geometry: other, engines: [.zbar, .zxing], confidence: agreedConfidence))
+                observations.append(
+                    observation(kept, geometry: other, engines: [.zbar, .zxing], confidence: agreedConfidence))
                 continue
             }
             // Disagreement: structure first, then zxing-cpp.
-            let zxingValid = BarcodeValidation.isValid(reading), zbarValid = BarcodeValidation.isValid(partner) && trusted(partner)
+            let zxingValid = BarcodeValidation.isValid(reading),
+                zbarValid = BarcodeValidation.isValid(partner) && trusted(partner)
             if zxingValid || !zbarValid {
-                if zxingValid { observations.append(observation(reading, engines: [.zxing], confidence: settledConfidence)) }
+                if zxingValid {
+                    observations.append(observation(reading, engines: [.zxing], confidence: settledConfidence))
+                }
             } else {
                 observations.append(observation(partner, engines: [.zbar], confidence: settledConfidence))
             }
@@ -57,15 +66,22 @@ enum BarcodeFusion {
         for index in unmatchedZBar {
             let reading = zbarReadings[index]
             guard BarcodeValidation.isValid(reading), trusted(reading) else { continue }
-            let duplicate = observations.contains { $0.symbology.family == reading.symbology.family && $0.payloadBytes == reading.bytes
-                && overlaps($0.boundingBox, reading.boundingBox) }
+            let duplicate = observations.contains {
+                $0.symbology.family == reading.symbology.family && $0.payloadBytes == reading.bytes
+                    && overlaps($0.boundingBox, reading.boundingBox)
+            }
             if duplicate { continue }
             // Another payload along the same 1-D symbol: the reading with more agreeing scan lines
             // stands (a zxing-cpp reading always does).
-            if !reading.symbology.isTwoDimensional, let rival = observations.firstIndex(where: {
-                $0.symbology.family == reading.symbology.family && alongOneLinearSymbol($0.boundingBox, reading.boundingBox)
-            }) {
-                if observations[rival].engines == [BarcodeReading.Engine.zbar.rawValue] && reading.quality > observations[rival].quality {
+            if !reading.symbology.isTwoDimensional,
+                let rival = observations.firstIndex(where: {
+                    $0.symbology.family == reading.symbology.family
+                        && alongOneLinearSymbol($0.boundingBox, reading.boundingBox)
+                })
+            {
+                if observations[rival].engines == [BarcodeReading.Engine.zbar.rawValue]
+                    && reading.quality > observations[rival].quality
+                {
                     observations[rival] = observation(reading, engines: [.zbar])
                 }
                 continue
@@ -78,11 +94,14 @@ enum BarcodeFusion {
     /// ZBar's extra-pass readings count only for self-checking symbologies.
     private static func trusted(_ reading: BarcodeReading) -> Bool {
         guard reading.engine == .zbar else { return true }
-        return BarcodeValidation.hasPlausibleExtent(reading) && (reading.pass == .primary || reading.symbology.isSelfChecking)
+        return BarcodeValidation.hasPlausibleExtent(reading)
+            && (reading.pass == .primary || reading.symbology.isSelfChecking)
     }
 
-    private static func observation(_ reading: BarcodeReading, geometry partner: BarcodeReading? = nil,
-                                    engines: [BarcodeReading.Engine], confidence: Double? = nil) -> BarcodeObservation {
+    private static func observation(
+        _ reading: BarcodeReading, geometry partner: BarcodeReading? = nil,
+        engines: [BarcodeReading.Engine], confidence: Double? = nil
+    ) -> BarcodeObservation {
         // 2-D codes: zxing-cpp's four corners are exact. 1-D codes: the larger outline (zxing-cpp
         // gives the scan line it read, ZBar the extent of its agreeing scan lines).
         var corners = reading.corners
@@ -92,8 +111,9 @@ enum BarcodeFusion {
         let text = reading.text ?? BarcodePayloadText.decode(reading.bytes)
         let confidence = confidence ?? (reading.symbology.isSelfChecking ? checkedConfidence : uncheckedConfidence)
         let quality = reading.engine == .zbar ? reading.quality : partner?.quality ?? 0
-        return BarcodeObservation(symbology: reading.symbology, payloadBytes: reading.bytes, payload: text, corners: corners,
-                                  inverted: reading.inverted, quality: quality, engines: engines.map(\.rawValue), confidence: confidence)
+        return BarcodeObservation(
+            symbology: reading.symbology, payloadBytes: reading.bytes, payload: text, corners: corners,
+            inverted: reading.inverted, quality: quality, engines: engines.map(\.rawValue), confidence: confidence)
     }
 
     /// zxing-cpp can report one symbol twice: an EAN/UPC with and without its add-on (the longer
@@ -103,7 +123,8 @@ enum BarcodeFusion {
         for reading in readings.sorted(by: orderedForMatching) {
             if let index = kept.firstIndex(where: { other in
                 other.symbology == reading.symbology && overlaps(other.boundingBox, reading.boundingBox)
-                    && (other.bytes == reading.bytes || (reading.symbology.family == .eanUPC && other.mainBytes == reading.mainBytes))
+                    && (other.bytes == reading.bytes
+                        || (reading.symbology.family == .eanUPC && other.mainBytes == reading.mainBytes))
             }) {
                 if reading.bytes.count > kept[index].bytes.count { kept[index] = reading }
             } else {
@@ -135,13 +156,17 @@ enum BarcodeFusion {
     /// lines of another valid payload (a photo of a book's EAN-13, ZXing suite ean13-2/01.png, pasted
     /// into a 10 MP photo: 63 lines agreed on the right value, 2 on a wrong one 42 px below).
     static func alongOneLinearSymbol(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
-        func overlap(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> Double { max(0, min(a1, b1) - max(a0, b0)) }
+        func overlap(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> Double {
+            max(0, min(a1, b1) - max(a0, b0))
+        }
         func gap(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> Double { max(0, max(a0, b0) - min(a1, b1)) }
         switch (a.width >= a.height, b.width >= b.height) {
         case (true, true):
-            return overlap(a.x, a.maxX, b.x, b.maxX) >= 0.5 * min(a.width, b.width) && gap(a.y, a.maxY, b.y, b.maxY) <= max(a.height, b.height)
+            return overlap(a.x, a.maxX, b.x, b.maxX) >= 0.5 * min(a.width, b.width)
+                && gap(a.y, a.maxY, b.y, b.maxY) <= max(a.height, b.height)
         case (false, false):
-            return overlap(a.y, a.maxY, b.y, b.maxY) >= 0.5 * min(a.height, b.height) && gap(a.x, a.maxX, b.x, b.maxX) <= max(a.width, b.width)
+            return overlap(a.y, a.maxY, b.y, b.maxY) >= 0.5 * min(a.height, b.height)
+                && gap(a.x, a.maxX, b.x, b.maxX) <= max(a.width, b.width)
         default:
             return false
         }
@@ -183,7 +208,9 @@ enum BarcodeFusion {
                 let slack = max(8, mainBox.height * 0.5)
                 return box.center.y >= mainBox.y - slack && box.center.y <= mainBox.y + mainBox.height + slack
                     && box.x >= mainBox.x + mainBox.width * 0.5 && box.x <= mainBox.x + mainBox.width * 1.6 + slack
-            }.min { abs(mains[$0].boundingBox.center.y - box.center.y) < abs(mains[$1].boundingBox.center.y - box.center.y) }
+            }.min {
+                abs(mains[$0].boundingBox.center.y - box.center.y) < abs(mains[$1].boundingBox.center.y - box.center.y)
+            }
             guard let host else { continue }
             mains[host].bytes += [0x20] + addOn.bytes
             mains[host].corners = BoundingBox(enclosing: mains[host].corners + addOn.corners).corners

@@ -21,13 +21,13 @@ enum BarcodePayloadText {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if (0x81 ... 0x9F).contains(byte) || (0xE0 ... 0xEF).contains(byte) {
+            if (0x81...0x9F).contains(byte) || (0xE0...0xEF).contains(byte) {
                 guard index + 1 < bytes.count else { return false }
                 let trail = bytes[index + 1]
-                guard (0x40 ... 0xFC).contains(trail), trail != 0x7F else { return false }
+                guard (0x40...0xFC).contains(trail), trail != 0x7F else { return false }
                 pairs += 1
                 index += 2
-            } else if byte < 0x80 || (0xA1 ... 0xDF).contains(byte) {
+            } else if byte < 0x80 || (0xA1...0xDF).contains(byte) {
                 index += 1
             } else {
                 return false

@@ -33,7 +33,7 @@ struct BarcodeReading: Sendable {
     var mainDigits: [Int]? { Self.digits(of: mainBytes) }
 
     static func digits(of bytes: [UInt8]) -> [Int]? {
-        guard !bytes.isEmpty, bytes.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return nil }
+        guard !bytes.isEmpty, bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return bytes.map { Int($0) - 0x30 }
     }
 
@@ -47,7 +47,9 @@ struct BarcodeReading: Sendable {
             reading.symbology = .upca
             reading.bytes = Array(bytes.dropFirst())
             reading.text = text.map { String($0.dropFirst()) }
-        } else if reading.symbology == .i2of5, let digits = reading.digits, digits.count == 14, BarcodeValidation.gs1CheckDigitIsValid(digits) {
+        } else if reading.symbology == .i2of5, let digits = reading.digits, digits.count == 14,
+            BarcodeValidation.gs1CheckDigitIsValid(digits)
+        {
             reading.symbology = .itf14
         }
         return reading
@@ -74,7 +76,9 @@ struct BarcodeReading: Sendable {
     }
 
     /// The main symbol's bytes (before an add-on).
-    var mainBytes: [UInt8] { Array(bytes.split(separator: 0x20, maxSplits: 1, omittingEmptySubsequences: false).first ?? []) }
+    var mainBytes: [UInt8] {
+        Array(bytes.split(separator: 0x20, maxSplits: 1, omittingEmptySubsequences: false).first ?? [])
+    }
 
     /// The reading with its corners mapped through a 2×3 affine matrix (row-major).
     func mapped(through affine: [Double]) -> BarcodeReading {

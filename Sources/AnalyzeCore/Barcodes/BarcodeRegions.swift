@@ -35,14 +35,18 @@ enum BarcodeRegions {
     /// The candidate regions of the full image, given its reduced copy and the reduced copy's scale
     /// (reduced pixels per full pixel). A box grows by half its shorter side on each side (a
     /// code's quiet zone, and the parts of its bars whose tiles fell under the thresholds).
-    static func find(in reduced: OpenCVMat, scale: Double, fullWidth: Int, fullHeight: Int) throws(AnalysisError) -> [Region] {
+    static func find(in reduced: OpenCVMat, scale: Double, fullWidth: Int, fullHeight: Int) throws(AnalysisError)
+        -> [Region]
+    {
         var boxes = [aocv_box](repeating: aocv_box(), count: capacity)
         var status = aocv_status()
         let count = boxes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             return aocv_barcode_regions(reduced.handle, Int32(tile), base, Int32(capacity), &status)
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "barcode regions: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "barcode regions: " + OpenCVMat.message(of: &status))
+        }
         var regions: [Region] = []
         for box in boxes.prefix(Int(min(count, Int32(capacity)))) {
             let margin = Double(min(box.width, box.height)) / 2
@@ -50,8 +54,11 @@ enum BarcodeRegions {
             let x1 = min(Double(fullWidth), (Double(box.x + box.width) + margin) / scale)
             let y1 = min(Double(fullHeight), (Double(box.y + box.height) + margin) / scale)
             guard x1 > x0, y1 > y0 else { continue }
-            regions.append(Region(x: Int(x0), y: Int(y0), width: Int(x1.rounded(.up)) - Int(x0), height: Int(y1.rounded(.up)) - Int(y0),
-                                  score: box.score, angle: box.angle))
+            regions.append(
+                Region(
+                    x: Int(x0), y: Int(y0), width: Int(x1.rounded(.up)) - Int(x0),
+                    height: Int(y1.rounded(.up)) - Int(y0),
+                    score: box.score, angle: box.angle))
         }
         return merged(regions)
     }
@@ -61,7 +68,8 @@ enum BarcodeRegions {
     static func strongest(_ regions: [Region], maximumArea: Int) -> [Region] {
         var chosen: [Region] = []
         var area = 0
-        for region in regions.sorted(by: { ($0.score, $1.y, $1.x) > ($1.score, $0.y, $0.x) }) where area + region.area <= maximumArea {
+        for region in regions.sorted(by: { ($0.score, $1.y, $1.x) > ($1.score, $0.y, $0.x) })
+        where area + region.area <= maximumArea {
             chosen.append(region)
             area += region.area
         }
@@ -80,8 +88,10 @@ enum BarcodeRegions {
                 for j in boxes.indices where j > i && overlap(boxes[i], boxes[j]) {
                     let a = boxes[i], b = boxes[j]
                     let x = min(a.x, b.x), y = min(a.y, b.y)
-                    let union = Region(x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x, height: max(a.y + a.height, b.y + b.height) - y,
-                                       score: a.score + b.score, angle: a.score >= b.score ? a.angle : b.angle)
+                    let union = Region(
+                        x: x, y: y, width: max(a.x + a.width, b.x + b.width) - x,
+                        height: max(a.y + a.height, b.y + b.height) - y,
+                        score: a.score + b.score, angle: a.score >= b.score ? a.angle : b.angle)
                     guard union.area <= a.area + b.area else { continue }
                     boxes[i] = union
                     boxes.remove(at: j)

@@ -107,18 +107,24 @@ public struct BarcodeSymbology: Sendable, Hashable, Codable, RawRepresentable, C
     public static func named(_ name: String) -> [BarcodeSymbology]? {
         let folded = name.lowercased().filter { $0.isLetter || $0.isNumber }
         let aliases: [String: [BarcodeSymbology]] = [
-            "qrcode": [.qr], "microqrcode": [.microQR], "rmqrcode": [.rMQR], "azteccode": [.aztec], "datamatrix": [.dataMatrix],
+            "qrcode": [.qr], "microqrcode": [.microQR], "rmqrcode": [.rMQR], "azteccode": [.aztec],
+            "datamatrix": [.dataMatrix],
             "micropdf": [.microPDF417], "maxicode": [.maxiCode], "sqcode": [.sqCode],
-            "upc": [.upca], "upca": [.upca], "ean13": [.ean13, .upca], "isbn": [.ean13], "isbn13": [.ean13], "isbn10": [.ean13],
+            "upc": [.upca], "upca": [.upca], "ean13": [.ean13, .upca], "isbn": [.ean13], "isbn13": [.ean13],
+            "isbn10": [.ean13],
             "ean2": [.ean13, .upca, .ean8, .upce], "ean5": [.ean13, .upca, .ean8, .upce],
             "code39": [.code39, .code39FullASCII], "code39extended": [.code39FullASCII],
-            "i25": [.i2of5, .itf14], "itf": [.i2of5, .itf14], "i2of5": [.i2of5, .itf14], "interleaved2of5": [.i2of5, .itf14],
+            "i25": [.i2of5, .itf14], "itf": [.i2of5, .itf14], "i2of5": [.i2of5, .itf14],
+            "interleaved2of5": [.i2of5, .itf14],
             "databar": [.gs1DataBar], "rss14": [.gs1DataBar], "databaromni": [.gs1DataBar],
-            "databarexp": [.gs1DataBarExpanded], "databarexpanded": [.gs1DataBarExpanded], "rssexpanded": [.gs1DataBarExpanded],
+            "databarexp": [.gs1DataBarExpanded], "databarexpanded": [.gs1DataBarExpanded],
+            "rssexpanded": [.gs1DataBarExpanded],
             "databarlimited": [.gs1DataBarLimited], "databarltd": [.gs1DataBarLimited],
         ]
         if let alias = aliases[folded] { return alias }
-        if let match = all.first(where: { $0.rawValue.lowercased().filter { $0.isLetter || $0.isNumber } == folded }) { return [match] }
+        if let match = all.first(where: { $0.rawValue.lowercased().filter { $0.isLetter || $0.isNumber } == folded }) {
+            return [match]
+        }
         return nil
     }
 }

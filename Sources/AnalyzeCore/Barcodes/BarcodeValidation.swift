@@ -17,7 +17,7 @@ enum BarcodeValidation {
     /// UPC-E's 8 digits (number system, 6 digits, check) expanded to UPC-A's 12.
     static func expandUPCE(_ digits: [Int]) -> [Int]? {
         guard digits.count == 8, digits[0] <= 1 else { return nil }
-        let d = Array(digits[1 ... 6])
+        let d = Array(digits[1...6])
         let body: [Int]
         switch d[5] {
         case 0, 1, 2: body = [d[0], d[1], d[5], 0, 0, 0, 0, d[2], d[3], d[4]]
@@ -73,7 +73,8 @@ enum BarcodeValidation {
             // zxing-cpp verifies DataBar Expanded's check character; its element strings are only
             // checked for a known first AI and GTIN check digits (test symbols carry values longer
             // than GS1 allows). Another engine's must be a valid element string.
-            return reading.engine == .zxing ? GS1ElementString.isPlausible(reading.bytes) : GS1ElementString.isValid(reading.bytes)
+            return reading.engine == .zxing
+                ? GS1ElementString.isPlausible(reading.bytes) : GS1ElementString.isValid(reading.bytes)
         default: return !reading.bytes.isEmpty || !(reading.text ?? "").isEmpty
         }
     }
@@ -86,12 +87,14 @@ enum GS1ElementString {
     /// (prefix, AI length, fixed data length or nil for variable up to `maximum`, maximum, numeric only).
     private static let table: [(String, Int, Int?, Int, Bool)] = [
         ("00", 2, 18, 18, true), ("01", 2, 14, 14, true), ("02", 2, 14, 14, true), ("10", 2, nil, 20, false),
-        ("11", 2, 6, 6, true), ("12", 2, 6, 6, true), ("13", 2, 6, 6, true), ("15", 2, 6, 6, true), ("16", 2, 6, 6, true),
+        ("11", 2, 6, 6, true), ("12", 2, 6, 6, true), ("13", 2, 6, 6, true), ("15", 2, 6, 6, true),
+        ("16", 2, 6, 6, true),
         ("17", 2, 6, 6, true), ("20", 2, 2, 2, true), ("21", 2, nil, 20, false), ("22", 2, nil, 20, false),
         ("235", 3, nil, 28, false), ("240", 3, nil, 30, false), ("241", 3, nil, 30, false), ("242", 3, nil, 6, true),
         ("250", 3, nil, 30, false), ("251", 3, nil, 30, false), ("253", 3, nil, 30, false), ("254", 3, nil, 20, false),
         ("255", 3, nil, 25, true), ("30", 2, nil, 8, true), ("37", 2, nil, 8, true),
-        ("31", 4, 6, 6, true), ("32", 4, 6, 6, true), ("33", 4, 6, 6, true), ("34", 4, 6, 6, true), ("35", 4, 6, 6, true),
+        ("31", 4, 6, 6, true), ("32", 4, 6, 6, true), ("33", 4, 6, 6, true), ("34", 4, 6, 6, true),
+        ("35", 4, 6, 6, true),
         ("36", 4, 6, 6, true), ("390", 4, nil, 15, true), ("391", 4, nil, 18, true), ("392", 4, nil, 15, true),
         ("393", 4, nil, 18, true), ("394", 4, 4, 4, true), ("400", 3, nil, 30, false), ("401", 3, nil, 30, false),
         ("402", 3, 17, 17, true), ("403", 3, nil, 30, false), ("41", 3, 13, 13, true), ("420", 3, nil, 20, false),
@@ -125,7 +128,8 @@ enum GS1ElementString {
         guard !rest.isEmpty else { return false }
         while !rest.isEmpty {
             guard let (_, aiLength, fixed, maximum, numeric) = table.first(where: { rest.hasPrefix($0.0) }),
-                  rest.count > aiLength else { return false }
+                rest.count > aiLength
+            else { return false }
             let ai = rest.prefix(aiLength)
             guard ai.allSatisfy(\.isASCIIDigit) else { return false }
             rest = rest.dropFirst(aiLength)
@@ -136,10 +140,12 @@ enum GS1ElementString {
                 rest = rest.dropFirst(fixed)
             } else {
                 let end = rest.firstIndex(of: "\u{1D}") ?? rest.endIndex
-                value = rest[rest.startIndex ..< end]
+                value = rest[rest.startIndex..<end]
                 rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             }
-            guard !value.isEmpty, value.count <= maximum, value.allSatisfy({ $0.isASCII && !$0.isNewline && $0 != "\u{1D}" }) else { return false }
+            guard !value.isEmpty, value.count <= maximum,
+                value.allSatisfy({ $0.isASCII && !$0.isNewline && $0 != "\u{1D}" })
+            else { return false }
             if numeric && !value.allSatisfy(\.isASCIIDigit) { return false }
             if ai == "01" || ai == "02" {
                 guard GTIN(value).isValid else { return false }

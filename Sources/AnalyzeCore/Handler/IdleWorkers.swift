@@ -102,16 +102,19 @@ final class SharedRequests: @unchecked Sendable {
             condition.unlock()
 
             if let idleWorkers, left > 0 {
-                for _ in 0 ..< min(idleWorkers.available, left) { idleWorkers.post { self.performUntilEmpty(engines: $0) } }
+                for _ in 0..<min(idleWorkers.available, left) {
+                    idleWorkers.post { self.performUntilEmpty(engines: $0) }
+                }
             }
 
             var taken = StageTimings()
             let request = requests[index]
             let outcome: Result<any RequestResult, AnalysisError>
             do {
-                outcome = .success(try taken.measure(request.kind.rawValue) { () throws(AnalysisError) in
-                    try request.performErased(on: image, engines: engines)
-                })
+                outcome = .success(
+                    try taken.measure(request.kind.rawValue) { () throws(AnalysisError) in
+                        try request.performErased(on: image, engines: engines)
+                    })
             } catch {
                 outcome = .failure(error)
             }

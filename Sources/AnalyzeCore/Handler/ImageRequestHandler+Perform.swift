@@ -32,33 +32,47 @@ extension ImageRequestHandler {
     }
 
     /// Performs two requests on one decoding of the image.
-    public func perform<A: ImageRequest, B: ImageRequest>(_ a: A, _ b: B) throws(AnalysisError) -> (A.Result, B.Result) {
+    public func perform<A: ImageRequest, B: ImageRequest>(_ a: A, _ b: B) throws(AnalysisError) -> (A.Result, B.Result)
+    {
         let analysis = try analyse([a, b])
         return (try Self.result(of: a, in: analysis), try Self.result(of: b, in: analysis))
     }
 
     /// Performs three requests on one decoding of the image.
-    public func perform<A: ImageRequest, B: ImageRequest, C: ImageRequest>(_ a: A, _ b: B, _ c: C) throws(AnalysisError) -> (A.Result, B.Result, C.Result) {
+    public func perform<A: ImageRequest, B: ImageRequest, C: ImageRequest>(_ a: A, _ b: B, _ c: C) throws(AnalysisError)
+        -> (A.Result, B.Result, C.Result)
+    {
         let analysis = try analyse([a, b, c])
-        return (try Self.result(of: a, in: analysis), try Self.result(of: b, in: analysis), try Self.result(of: c, in: analysis))
+        return (
+            try Self.result(of: a, in: analysis), try Self.result(of: b, in: analysis),
+            try Self.result(of: c, in: analysis)
+        )
     }
 
     /// The synchronous `perform(_:)` off the caller's task, for async code (a server's request handler).
     public func perform<R: ImageRequest>(_ request: R) async throws(AnalysisError) -> R.Result {
         let handler = self
-        let outcome = await Task.detached { Swift.Result { () throws(AnalysisError) -> R.Result in try handler.perform(request) } }.value
+        let outcome = await Task.detached {
+            Swift.Result { () throws(AnalysisError) -> R.Result in try handler.perform(request) }
+        }.value
         return try outcome.get()
     }
 
     private func analyse(_ requests: [any ImageRequest]) throws(AnalysisError) -> ImageAnalysis {
         // Models that only help (the text gate's networks under `.auto`) are used when they are there.
-        func resolved(_ request: some ImageRequest) -> any ImageRequest { request.resolvingOptionalModels(with: SharedEngines.shared.models) }
+        func resolved(_ request: some ImageRequest) -> any ImageRequest {
+            request.resolvingOptionalModels(with: SharedEngines.shared.models)
+        }
         let set = RequestSet(requests.map { resolved($0) })
-        return try SharedEngines.shared.withEngines { engines throws(AnalysisError) in try perform(set, engines: engines).analysis }
+        return try SharedEngines.shared.withEngines { engines throws(AnalysisError) in
+            try perform(set, engines: engines).analysis
+        }
     }
 
     /// The request's result, or the error it ended in.
-    private static func result<R: ImageRequest>(of request: R, in analysis: ImageAnalysis) throws(AnalysisError) -> R.Result {
+    private static func result<R: ImageRequest>(of request: R, in analysis: ImageAnalysis) throws(AnalysisError)
+        -> R.Result
+    {
         if let result = analysis.result(R.kind, as: R.Result.self) { return result }
         if let failure = analysis.requestErrors[R.kind.rawValue] {
             throw AnalysisError(AnalysisError.Code(rawValue: failure.code), failure.message, file: analysis.file)

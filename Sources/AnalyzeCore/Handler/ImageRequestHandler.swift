@@ -18,8 +18,11 @@ public struct ImageRequestHandler: Sendable {
     /// The encoded image, when the handler was made from bytes in memory (``init(data:name:)``) rather than a file.
     let data: [UInt8]?
 
-    public init(source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels, pdfResolution: Int = PDFRenderer.defaultResolution,
-                pdfPageTimeout: Double = PDFRenderer.defaultPageTimeout) {
+    public init(
+        source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels,
+        pdfResolution: Int = PDFRenderer.defaultResolution,
+        pdfPageTimeout: Double = PDFRenderer.defaultPageTimeout
+    ) {
         self.pdfPageTimeout = pdfPageTimeout
         self.source = source
         self.maximumPixels = maximumPixels
@@ -50,11 +53,15 @@ public struct ImageRequestHandler: Sendable {
     /// when the image cannot be read or decoded, or an engine fails on it.
     /// `idleWorkers`: workers with no image of their own, which take some of the requests (see
     /// ``IdleWorkers``).
-    public func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]? = nil) throws(AnalysisError) -> Result {
+    public func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: [UInt8]? = nil)
+        throws(AnalysisError) -> Result
+    {
         try perform(requests, engines: engines, bytes: alreadyRead, idleWorkers: nil)
     }
 
-    package func perform(_ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?) throws(AnalysisError) -> Result {
+    package func perform(
+        _ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?
+    ) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
             var file: [UInt8]
@@ -81,21 +88,27 @@ public struct ImageRequestHandler: Sendable {
                 let (pixels, pdfWarnings) = try timings.measure("decode") { () throws(AnalysisError) in
                     try PDFRenderer.$pageTimeout.withValue(pdfPageTimeout) {
                         Swift.Result { () throws(AnalysisError) in
-                            try PDFRenderer.render(document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution, maximumPixels: maximumPixels)
+                            try PDFRenderer.render(
+                                document, page: pageNumber, size: source.pdfPageSize, resolution: pdfResolution,
+                                maximumPixels: maximumPixels)
                         }
                     }.get()
                 }
                 warnings += pdfWarnings
                 // The page goes with its pixels: a request may read more of it (the text request, a typeset page's own words).
-                let page = DocumentPage(document: document, number: pageNumber, resolution: pdfResolution, timeout: pdfPageTimeout)
-                return perform(requests, on: UprightImage(pixels: pixels, orientation: .up, documentPage: page), warnings: warnings, engines: engines,
-                               timings: timings, idleWorkers: idleWorkers)
+                let page = DocumentPage(
+                    document: document, number: pageNumber, resolution: pdfResolution, timeout: pdfPageTimeout)
+                return perform(
+                    requests, on: UprightImage(pixels: pixels, orientation: .up, documentPage: page),
+                    warnings: warnings, engines: engines,
+                    timings: timings, idleWorkers: idleWorkers)
             }
             let bytes = try Self.page(source.page, of: consume file, warnings: &warnings)
             // HEIF carries its orientation in the container (applied by libheif); its EXIF tag, if
             // any, must not be applied a second time.
             let tag = timings.measure("orientation") {
-                HEIFDecoder.isHEIF(bytes) ? ExifOrientationReader.Tag.absent : ExifOrientationReader.orientationTag(in: bytes)
+                HEIFDecoder.isHEIF(bytes)
+                    ? ExifOrientationReader.Tag.absent : ExifOrientationReader.orientationTag(in: bytes)
             }
             let orientation: ImageOrientation
             switch tag {
@@ -108,8 +121,10 @@ public struct ImageRequestHandler: Sendable {
             let image = try timings.measure("decode") { () throws(AnalysisError) in
                 try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
             }
-            return perform(requests, on: image, warnings: (warnings + image.decodeWarnings).collapsingRepeats(), engines: engines, timings: timings,
-                           idleWorkers: idleWorkers)
+            return perform(
+                requests, on: image, warnings: (warnings + image.decodeWarnings).collapsingRepeats(), engines: engines,
+                timings: timings,
+                idleWorkers: idleWorkers)
         } catch var error {
             if error.file == nil { error.file = source.path }
             throw error
@@ -117,13 +132,18 @@ public struct ImageRequestHandler: Sendable {
     }
 
     /// Performs the requests on the decoded, upright image of this handler's source.
-    private func perform(_ requests: RequestSet, on image: UprightImage, warnings: [String], engines: WorkerEngines, timings: StageTimings,
-                         idleWorkers: IdleWorkers?) -> Result {
+    private func perform(
+        _ requests: RequestSet, on image: UprightImage, warnings: [String], engines: WorkerEngines,
+        timings: StageTimings,
+        idleWorkers: IdleWorkers?
+    ) -> Result {
         var timings = timings
-        var analysis = ImageAnalysis(file: source.path, orientation: image.orientation.rawValue, width: image.width, height: image.height,
-                                     warnings: warnings)
+        var analysis = ImageAnalysis(
+            file: source.path, orientation: image.orientation.rawValue, width: image.width, height: image.height,
+            warnings: warnings)
         analysis.page = source.page
-        Self.perform(requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
+        Self.perform(
+            requests, on: image, engines: engines, into: &analysis, timings: &timings, idleWorkers: idleWorkers)
         analysis.warnings += image.documentPage?.takeWarnings() ?? []
         return Result(analysis: analysis, image: image, timings: timings)
     }
@@ -132,18 +152,29 @@ public struct ImageRequestHandler: Sendable {
     /// the first (``ImageHeader/TIFFKind/makeFirstDirectory(_:in:)``), so it is read, checked and
     /// oriented as any file's first page is; otherwise the file itself. A multi-page TIFF read whole
     /// (an input not expanded into its pages) is decoded at its first page, and its warnings say so.
-    static func page(_ page: ImageSource.Page?, of file: consuming [UInt8], warnings: inout [String]) throws(AnalysisError) -> [UInt8] {
+    static func page(_ page: ImageSource.Page?, of file: consuming [UInt8], warnings: inout [String])
+        throws(AnalysisError) -> [UInt8]
+    {
         guard let tiff = ImageHeader.TIFFKind(copy file) else {
-            if let page { throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file is no longer a TIFF (it changed during the run)") }
+            if let page {
+                throw AnalysisError(
+                    .undecodable,
+                    "page \(page.number) of \(page.count): the file is no longer a TIFF (it changed during the run)")
+            }
             return file
         }
         let directories = tiff.pageDirectories(file)
         guard let page else {
-            if directories.count > 1 { warnings.append("TIFF: only the first of its \(directories.count) pages is analysed") }
+            if directories.count > 1 {
+                warnings.append("TIFF: only the first of its \(directories.count) pages is analysed")
+            }
             return file
         }
         guard page.number >= 1, page.number <= directories.count else {
-            throw AnalysisError(.undecodable, "page \(page.number) of \(page.count): the file now has \(directories.count) page(s) (it changed during the run)")
+            throw AnalysisError(
+                .undecodable,
+                "page \(page.number) of \(page.count): the file now has \(directories.count) page(s) (it changed during the run)"
+            )
         }
         let directory = directories[page.number - 1]
         guard directory != tiff.firstDirectoryOffset(file) else { return file }
@@ -158,8 +189,10 @@ public struct ImageRequestHandler: Sendable {
     /// The requests run costliest first (``SharedRequests``). When `idleWorkers` has workers waiting
     /// (at the start or as a request is taken), they perform some of them at the same time, each with
     /// its own engines; the results are stored in the requests' order all the same.
-    package static func perform(_ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
-                        timings: inout StageTimings, idleWorkers: IdleWorkers? = nil) {
+    package static func perform(
+        _ requests: RequestSet, on image: UprightImage, engines: WorkerEngines, into analysis: inout ImageAnalysis,
+        timings: inout StageTimings, idleWorkers: IdleWorkers? = nil
+    ) {
         let list = requests.requests
         let shared = SharedRequests(list, on: image)
         shared.performUntilEmpty(engines: engines, inviting: idleWorkers)
@@ -169,7 +202,8 @@ public struct ImageRequestHandler: Sendable {
             switch outcome {
             case .success(let result): analysis.set(result, for: request.kind)
             case .failure(let error):
-                analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
+                analysis.requestErrors[request.kind.rawValue] = ImageAnalysis.RequestError(
+                    code: error.code.rawValue, message: error.message)
             case nil: break
             }
         }

@@ -45,7 +45,8 @@ public final class SequenceRequestHandler {
         /// object was hidden), so each frame the search looks again and moves to a clearly better match.
         var searchPlaced = false
 
-        init(id: Int, kind: String, label: String?, tracker: ObjectTracker, box: BoundingBox, frame: Int, time: Double?) {
+        init(id: Int, kind: String, label: String?, tracker: ObjectTracker, box: BoundingBox, frame: Int, time: Double?)
+        {
             self.id = id
             self.kind = kind
             self.label = label
@@ -57,7 +58,9 @@ public final class SequenceRequestHandler {
             lastTime = time
         }
 
-        func seen(_ box: BoundingBox, confidence: Double, frame: Int, time: Double?, detected: Bool) -> TrackedObjectObservation {
+        func seen(_ box: BoundingBox, confidence: Double, frame: Int, time: Double?, detected: Bool)
+            -> TrackedObjectObservation
+        {
             previous = (lastFrame, lastTime, self.box)
             lostSince = nil
             self.box = box
@@ -66,8 +69,9 @@ public final class SequenceRequestHandler {
             if detected { detections += 1 }
             lastFrame = frame
             lastTime = time
-            return TrackedObjectObservation(trackID: id, kind: kind, label: label, boundingBox: box, confidence: confidence,
-                                            source: detected ? .detected : .tracked)
+            return TrackedObjectObservation(
+                trackID: id, kind: kind, label: label, boundingBox: box, confidence: confidence,
+                source: detected ? .detected : .tracked)
         }
 
         /// Takes back the last `seen` (its frame, confidence and box), when a key frame's decision
@@ -83,8 +87,11 @@ public final class SequenceRequestHandler {
         }
 
         func summary(_ end: TrackSummary.End) -> TrackSummary {
-            TrackSummary(trackID: id, kind: kind, label: label, firstFrame: firstFrame, lastFrame: lastFrame, firstTime: firstTime, lastTime: lastTime,
-                         frames: frames, detections: detections, meanConfidence: frames > 0 ? confidenceSum / Double(frames) : 0, end: end)
+            TrackSummary(
+                trackID: id, kind: kind, label: label, firstFrame: firstFrame, lastFrame: lastFrame,
+                firstTime: firstTime, lastTime: lastTime,
+                frames: frames, detections: detections, meanConfidence: frames > 0 ? confidenceSum / Double(frames) : 0,
+                end: end)
         }
     }
 
@@ -105,8 +112,10 @@ public final class SequenceRequestHandler {
     /// Analyses one frame: the still requests when it is a key frame, then tracking.
     /// `precomputed`: the still requests' results for this frame, already performed (in parallel
     /// with other frames' when nothing is tracked, where every frame is a key frame).
-    package func perform(on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, precomputed: ImageAnalysis? = nil,
-                 timings: inout StageTimings) -> FrameAnalysis {
+    package func perform(
+        on frame: UprightImage, index: Int, time: Double?, engines: WorkerEngines, precomputed: ImageAnalysis? = nil,
+        timings: inout StageTimings
+    ) -> FrameAnalysis {
         // A cut to another shot ends every track: the object on the next shot is another one.
         let cut = tracking != nil && timings.measure("track") { isCut(frame) }
         if cut {
@@ -126,10 +135,12 @@ public final class SequenceRequestHandler {
         if let tracking {
             do {
                 result.tracked = try timings.measure("track") { () throws(AnalysisError) in
-                    try track(frame, analysis: analysis, keyFrame: keyFrame, index: index, time: time, tracking: tracking)
+                    try track(
+                        frame, analysis: analysis, keyFrame: keyFrame, index: index, time: time, tracking: tracking)
                 }
             } catch {
-                result.analysis.requestErrors["track"] = ImageAnalysis.RequestError(code: error.code.rawValue, message: error.message)
+                result.analysis.requestErrors["track"] = ImageAnalysis.RequestError(
+                    code: error.code.rawValue, message: error.message)
             }
         }
         return result
@@ -153,20 +164,24 @@ public final class SequenceRequestHandler {
         }
         guard let thumbnail = try? frame.gray().resized(width: 64, height: 48).packedPixels else { return false }
         defer { previousThumbnail = thumbnail }
-        guard let previous = previousThumbnail, previous.count == thumbnail.count, thumbnail.count == 64 * 48 else { return false }
+        guard let previous = previousThumbnail, previous.count == thumbnail.count, thumbnail.count == 64 * 48 else {
+            return false
+        }
         return Self.shiftedDifference(previous, thumbnail, width: 64, height: 48, shiftX: 6, shiftY: 5) > 25
     }
 
     /// The least mean absolute difference of two gray images over the shifts of `b` against `a` up
     /// to `shiftX` × `shiftY` pixels, each over the area both cover.
-    static func shiftedDifference(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, shiftX: Int, shiftY: Int) -> Double {
+    static func shiftedDifference(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, shiftX: Int, shiftY: Int)
+        -> Double
+    {
         var best = Double.infinity
-        for dy in -shiftY ... shiftY {
-            for dx in -shiftX ... shiftX {
+        for dy in -shiftY...shiftY {
+            for dx in -shiftX...shiftX {
                 var sum = 0, count = 0
-                for y in max(0, -dy) ..< min(height, height - dy) {
+                for y in max(0, -dy)..<min(height, height - dy) {
                     let ra = y * width, rb = (y + dy) * width
-                    for x in max(0, -dx) ..< min(width, width - dx) {
+                    for x in max(0, -dx)..<min(width, width - dx) {
                         sum += abs(Int(a[ra + x]) - Int(b[rb + x + dx]))
                         count += 1
                     }
@@ -192,8 +207,10 @@ public final class SequenceRequestHandler {
         let confidence: Double
     }
 
-    private func track(_ frame: UprightImage, analysis: ImageAnalysis, keyFrame: Bool, index: Int, time: Double?,
-                       tracking: TrackRequest) throws(AnalysisError) -> [TrackedObjectObservation] {
+    private func track(
+        _ frame: UprightImage, analysis: ImageAnalysis, keyFrame: Bool, index: Int, time: Double?,
+        tracking: TrackRequest
+    ) throws(AnalysisError) -> [TrackedObjectObservation] {
         var observed: [Int: TrackedObjectObservation] = [:]
         // Every track follows its object into this frame. One whose tracker loses it, or whose box no
         // longer looks like it, is lost: it reports nothing and looks for its object again (its own
@@ -201,17 +218,23 @@ public final class SequenceRequestHandler {
         // when `maximumLostFrames` analysed frames pass without finding it.
         var kept: [LiveTrack] = []
         for (track, update) in zip(tracks, try updates(of: tracks, in: frame)) {
-            let clipped = update.map { (box: Self.clip($0.box, width: frame.width, height: frame.height), similarity: $0.similarity) }
+            let clipped = update.map {
+                (box: Self.clip($0.box, width: frame.width, height: frame.height), similarity: $0.similarity)
+            }
             if let lostSince = track.lostSince {
                 if let clipped, clipped.similarity >= tracking.reacquireSimilarity {
-                    observed[track.id] = track.seen(clipped.box, confidence: clipped.similarity, frame: index, time: time, detected: false)
-                } else if let found = try track.tracker.search(frame.pixels, around: track.box, reach: Self.reach(lostFor: analysedFrames - lostSince)),
-                          found.score >= tracking.reacquireSimilarity {
+                    observed[track.id] = track.seen(
+                        clipped.box, confidence: clipped.similarity, frame: index, time: time, detected: false)
+                } else if let found = try track.tracker.search(
+                    frame.pixels, around: track.box, reach: Self.reach(lostFor: analysedFrames - lostSince)),
+                    found.score >= tracking.reacquireSimilarity
+                {
                     let box = Self.clip(found.box, width: frame.width, height: frame.height)
                     if box.width >= 2, box.height >= 2 {
                         try track.tracker.reset(frame.pixels, box: box, trusted: false)
                         track.searchPlaced = true
-                        observed[track.id] = track.seen(box, confidence: found.score, frame: index, time: time, detected: false)
+                        observed[track.id] = track.seen(
+                            box, confidence: found.score, frame: index, time: time, detected: false)
                     }
                 }
                 if track.lostSince != nil, analysedFrames - lostSince >= tracking.maximumLostFrames {
@@ -221,9 +244,12 @@ public final class SequenceRequestHandler {
             } else if let clipped, clipped.similarity >= tracking.minimumSimilarity {
                 var box = clipped.box, confidence = clipped.similarity
                 // Both places are scored the same way: the trusted reference matched there.
-                if track.searchPlaced, let found = try track.tracker.search(frame.pixels, around: box, reach: Self.refineReach),
-                   found.score >= tracking.reacquireSimilarity, found.box.intersectionOverUnion(box) < 0.5,
-                   found.score >= (try track.tracker.search(frame.pixels, around: box, reach: 0.15)?.score ?? 0) + Self.refineMargin {
+                if track.searchPlaced,
+                    let found = try track.tracker.search(frame.pixels, around: box, reach: Self.refineReach),
+                    found.score >= tracking.reacquireSimilarity, found.box.intersectionOverUnion(box) < 0.5,
+                    found.score >= (try track.tracker.search(frame.pixels, around: box, reach: 0.15)?.score ?? 0)
+                        + Self.refineMargin
+                {
                     let moved = Self.clip(found.box, width: frame.width, height: frame.height)
                     if moved.width >= 2, moved.height >= 2 {
                         try track.tracker.reset(frame.pixels, box: moved, trusted: false)
@@ -242,11 +268,15 @@ public final class SequenceRequestHandler {
             for box in tracking.boxes {
                 let clipped = Self.clip(box, width: frame.width, height: frame.height)
                 guard clipped.width >= 2, clipped.height >= 2 else {
-                    throw AnalysisError(.usage, "--track-box \(Int(box.x)),\(Int(box.y)),\(Int(box.width)),\(Int(box.height)) is outside the "
-                                        + "\(frame.width)x\(frame.height) frame (x,y,width,height in pixels of the upright frame)")
+                    throw AnalysisError(
+                        .usage,
+                        "--track-box \(Int(box.x)),\(Int(box.y)),\(Int(box.width)),\(Int(box.height)) is outside the "
+                            + "\(frame.width)x\(frame.height) frame (x,y,width,height in pixels of the upright frame)")
                 }
-                let track = LiveTrack(id: takeID(), kind: TrackRequest.boxKind, label: nil, tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped),
-                                      box: clipped, frame: index, time: time)
+                let track = LiveTrack(
+                    id: takeID(), kind: TrackRequest.boxKind, label: nil,
+                    tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped),
+                    box: clipped, frame: index, time: time)
                 tracks.append(track)
                 observed[track.id] = track.seen(clipped, confidence: 1, frame: index, time: time, detected: true)
             }
@@ -257,12 +287,17 @@ public final class SequenceRequestHandler {
             // Greedy matching by overlap, best pairs first (same kind; same label when both have one).
             var pairs: [(overlap: Double, track: Int, detection: Int)] = []
             for (t, track) in tracks.enumerated() where track.kind != TrackRequest.boxKind {
-                for (d, detection) in detections.enumerated() where detection.kind == track.kind && (track.label == nil || detection.label == nil || track.label == detection.label) {
+                for (d, detection) in detections.enumerated()
+                where detection.kind == track.kind
+                    && (track.label == nil || detection.label == nil || track.label == detection.label)
+                {
                     let overlap = track.box.intersectionOverUnion(detection.box)
                     if overlap >= tracking.minimumOverlap { pairs.append((overlap, t, d)) }
                 }
             }
-            pairs.sort { $0.overlap != $1.overlap ? $0.overlap > $1.overlap : ($0.track, $0.detection) < ($1.track, $1.detection) }
+            pairs.sort {
+                $0.overlap != $1.overlap ? $0.overlap > $1.overlap : ($0.track, $0.detection) < ($1.track, $1.detection)
+            }
             var matchedTracks = Set<Int>(), matchedDetections = Set<Int>()
             var matches: [(track: Int, detection: Int)] = []
             for pair in pairs where !matchedTracks.contains(pair.track) && !matchedDetections.contains(pair.detection) {
@@ -274,17 +309,25 @@ public final class SequenceRequestHandler {
             // and whose size is within 2.5× of it: a face the camera zooms in on, or a tracker that
             // drifted, keeps its ID.
             var near: [(distance: Double, track: Int, detection: Int)] = []
-            for (t, track) in tracks.enumerated() where track.kind != TrackRequest.boxKind && !matchedTracks.contains(t) {
-                for (d, detection) in detections.enumerated() where !matchedDetections.contains(d) && detection.kind == track.kind
-                    && (track.label == nil || detection.label == nil || track.label == detection.label) {
+            for (t, track) in tracks.enumerated() where track.kind != TrackRequest.boxKind && !matchedTracks.contains(t)
+            {
+                for (d, detection) in detections.enumerated()
+                where !matchedDetections.contains(d) && detection.kind == track.kind
+                    && (track.label == nil || detection.label == nil || track.label == detection.label)
+                {
                     let a = track.box, b = detection.box
                     let dx = a.center.x - b.center.x, dy = a.center.y - b.center.y
                     let distance = (dx * dx + dy * dy).squareRoot()
                     let ratio = max(a.area, b.area) / max(1, min(a.area, b.area))
-                    if distance <= max(a.width, a.height, b.width, b.height) / 2 && ratio <= 6.25 { near.append((distance, t, d)) }
+                    if distance <= max(a.width, a.height, b.width, b.height) / 2 && ratio <= 6.25 {
+                        near.append((distance, t, d))
+                    }
                 }
             }
-            near.sort { $0.distance != $1.distance ? $0.distance < $1.distance : ($0.track, $0.detection) < ($1.track, $1.detection) }
+            near.sort {
+                $0.distance != $1.distance
+                    ? $0.distance < $1.distance : ($0.track, $0.detection) < ($1.track, $1.detection)
+            }
             for pair in near where !matchedTracks.contains(pair.track) && !matchedDetections.contains(pair.detection) {
                 matchedTracks.insert(pair.track)
                 matchedDetections.insert(pair.detection)
@@ -297,7 +340,8 @@ public final class SequenceRequestHandler {
                 track.misses = 0
                 // Replaces the tracked box of this frame by the detection (a lost track is found again).
                 if let tracked = observed[track.id] { track.unsee(confidence: tracked.confidence) }
-                observed[track.id] = track.seen(detection.box, confidence: detection.confidence, frame: index, time: time, detected: true)
+                observed[track.id] = track.seen(
+                    detection.box, confidence: detection.confidence, frame: index, time: time, detected: true)
             }
             var remaining: [LiveTrack] = []
             for (t, track) in tracks.enumerated() {
@@ -307,7 +351,9 @@ public final class SequenceRequestHandler {
                 }
                 track.misses += 1
                 if track.misses >= tracking.maximumMisses {
-                    if let tracked = observed.removeValue(forKey: track.id) { track.unsee(confidence: tracked.confidence) }
+                    if let tracked = observed.removeValue(forKey: track.id) {
+                        track.unsee(confidence: tracked.confidence)
+                    }
                     finished.append(track.summary(.notRedetected))
                 } else {
                     remaining.append(track)
@@ -317,10 +363,13 @@ public final class SequenceRequestHandler {
             for (d, detection) in detections.enumerated() where !matchedDetections.contains(d) {
                 let clipped = Self.clip(detection.box, width: frame.width, height: frame.height)
                 guard clipped.width >= 2, clipped.height >= 2 else { continue }
-                let track = LiveTrack(id: takeID(), kind: detection.kind, label: detection.label,
-                                      tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped), box: clipped, frame: index, time: time)
+                let track = LiveTrack(
+                    id: takeID(), kind: detection.kind, label: detection.label,
+                    tracker: try ObjectTracker(tracking.algorithm, frame: frame.pixels, box: clipped), box: clipped,
+                    frame: index, time: time)
                 tracks.append(track)
-                observed[track.id] = track.seen(clipped, confidence: detection.confidence, frame: index, time: time, detected: true)
+                observed[track.id] = track.seen(
+                    clipped, confidence: detection.confidence, frame: index, time: time, detected: true)
             }
         }
         return observed.values.sorted { $0.trackID < $1.trackID }
@@ -331,7 +380,9 @@ public final class SequenceRequestHandler {
     package var parallelTrackers = 1
 
     /// Each track's tracker updated on `frame`, in order (in parallel when allowed and worth it).
-    private func updates(of following: [LiveTrack], in frame: UprightImage) throws(AnalysisError) -> [(box: BoundingBox, similarity: Double)?] {
+    private func updates(of following: [LiveTrack], in frame: UprightImage) throws(AnalysisError) -> [(
+        box: BoundingBox, similarity: Double
+    )?] {
         guard parallelTrackers > 1, following.count > 1 else {
             var out: [(box: BoundingBox, similarity: Double)?] = []
             for track in following { out.append(try track.tracker.update(frame.pixels)) }
@@ -373,8 +424,10 @@ public final class SequenceRequestHandler {
         for entry in analysis.results where kinds.contains(entry.kind) {
             guard let result = entry.result as? any TrackableResult else { continue }
             for observation in result.trackables {
-                found.append(Detection(kind: entry.kind.rawValue, label: observation.trackLabel, box: observation.boundingBox,
-                                       confidence: observation.confidence))
+                found.append(
+                    Detection(
+                        kind: entry.kind.rawValue, label: observation.trackLabel, box: observation.boundingBox,
+                        confidence: observation.confidence))
             }
         }
         return found

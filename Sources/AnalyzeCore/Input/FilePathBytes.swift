@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// File names are bytes; Swift strings are Unicode. A name that is not valid UTF-8 (`café` saved
@@ -21,7 +21,9 @@ public enum FilePathBytes {
         var index = 0
         while index < bytes.count {
             let length = sequenceLength(bytes, at: index)
-            if length > 0, let scalar = String(validating: bytes[index ..< index + length], as: UTF8.self)?.unicodeScalars.first {
+            if length > 0,
+                let scalar = String(validating: bytes[index..<index + length], as: UTF8.self)?.unicodeScalars.first
+            {
                 out.append(scalar)
                 index += length
             } else {
@@ -36,7 +38,7 @@ public enum FilePathBytes {
     public static func raw(_ path: String) -> [UInt8] {
         var out: [UInt8] = []
         for scalar in path.unicodeScalars {
-            if (base ... base + 0x7F).contains(scalar.value) {
+            if (base...base + 0x7F).contains(scalar.value) {
                 out.append(UInt8(scalar.value - base + 0x80))
             } else {
                 out += Array(String(scalar).utf8)
@@ -47,7 +49,7 @@ public enum FilePathBytes {
 
     /// Whether `path` holds escaped bytes.
     static func hasEscapes(_ path: String) -> Bool {
-        path.unicodeScalars.contains { (base ... base + 0x7F).contains($0.value) }
+        path.unicodeScalars.contains { (base...base + 0x7F).contains($0.value) }
     }
 
     /// Calls `body` with the path as a NUL-terminated C string of its raw bytes.
@@ -75,9 +77,11 @@ public enum FilePathBytes {
     /// The process's arguments (without the program name) as path strings, with bytes that are not
     /// UTF-8 escaped, and how each reads when decoded lossily (what an argument parser sees).
     public static func commandLineArguments() -> [(escaped: String, lossy: String)] {
-        (1 ..< Int(CommandLine.argc)).compactMap { i in
+        (1..<Int(CommandLine.argc)).compactMap { i in
             guard let pointer = CommandLine.unsafeArgv[i] else { return nil }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
             return (string(fromRaw: bytes), String(decoding: bytes, as: UTF8.self))
         }
     }
@@ -87,7 +91,9 @@ public enum FilePathBytes {
         guard arguments.contains(where: { $0.contains("\u{FFFD}") }) else { return arguments }
         let raw = commandLineArguments()
         return arguments.map { argument in
-            guard argument.contains("\u{FFFD}"), let match = raw.first(where: { $0.lossy == argument }) else { return argument }
+            guard argument.contains("\u{FFFD}"), let match = raw.first(where: { $0.lossy == argument }) else {
+                return argument
+            }
             return match.escaped
         }
     }
@@ -103,9 +109,13 @@ public enum FilePathBytes {
     /// The length of the valid UTF-8 sequence starting at `index`, or 0.
     private static func sequenceLength(_ b: [UInt8], at index: Int) -> Int {
         let first = b[index]
-        let length = first < 0x80 ? 1 : first >= 0xC2 && first <= 0xDF ? 2 : first >= 0xE0 && first <= 0xEF ? 3 : first >= 0xF0 && first <= 0xF4 ? 4 : 0
+        let length =
+            first < 0x80
+            ? 1
+            : first >= 0xC2 && first <= 0xDF
+                ? 2 : first >= 0xE0 && first <= 0xEF ? 3 : first >= 0xF0 && first <= 0xF4 ? 4 : 0
         guard length > 0, index + length <= b.count else { return 0 }
-        for k in 1 ..< length where b[index + k] & 0xC0 != 0x80 { return 0 }
+        for k in 1..<length where b[index + k] & 0xC0 != 0x80 { return 0 }
         return length
     }
 

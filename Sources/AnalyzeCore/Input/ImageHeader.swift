@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 /// The pixel dimensions an image file's header claims, read without decoding it, so that an
 /// image claiming billions of pixels is refused before any allocation.
@@ -51,18 +51,34 @@ package struct ImageHeader: Equatable {
         case tiff(TIFFKind)
 
         init?(_ b: [UInt8]) {
-            if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
-            else if b.starts(with: [0xFF, 0xD8]) { self = .jpeg }
-            else if b.starts(with: Array("GIF8".utf8)) { self = .gif }
-            else if b.starts(with: Array("BM".utf8)) { self = .bmp }
-            else if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8 ..< 12]) == Array("WEBP".utf8) { self = .webp }
+            if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+                self = .png
+            } else if b.starts(with: [0xFF, 0xD8]) {
+                self = .jpeg
+            } else if b.starts(with: Array("GIF8".utf8)) {
+                self = .gif
+            } else if b.starts(with: Array("BM".utf8)) {
+                self = .bmp
+            } else if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) {
+                self = .webp
+            }
             // "P1"–"P7" then whitespace or a comment: PBM, PGM, PPM (plain and raw), PAM.
-            else if b.count >= 3, b[0] == 0x50, (0x31 ... 0x37).contains(b[1]), [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(b[2]) { self = .netpbm }
-            else if b.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { self = .jp2 }
-            else if b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { self = .jpeg2000Codestream }   // SOC, SIZ
-            else if b.starts(with: [0x59, 0xA6, 0x6A, 0x95]) { self = .sunRaster }
-            else if let kind = TIFFKind(b) { self = .tiff(kind) }
-            else { return nil }
+            else if b.count >= 3, b[0] == 0x50, (0x31...0x37).contains(b[1]),
+                [0x20, 0x09, 0x0A, 0x0D, 0x23].contains(b[2])
+            {
+                self = .netpbm
+            } else if b.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+                self = .jp2
+            } else if b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+                self = .jpeg2000Codestream
+            }  // SOC, SIZ
+            else if b.starts(with: [0x59, 0xA6, 0x6A, 0x95]) {
+                self = .sunRaster
+            } else if let kind = TIFFKind(b) {
+                self = .tiff(kind)
+            } else {
+                return nil
+            }
         }
     }
 
@@ -70,9 +86,9 @@ package struct ImageHeader: Equatable {
         guard let format = Format(b) else { return nil }
         switch format {
         case .png:
-            guard b.count >= 24, Array(b[12 ..< 16]) == Array("IHDR".utf8) else { return nil }
+            guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
             self.init(width: Int(b.readUInt32BE(at: 16)), height: Int(b.readUInt32BE(at: 20)))
-        case .jpeg:                                                             // SOFn
+        case .jpeg:  // SOFn
             // Markers are found as libjpeg finds them (jdmarker.c, next_marker): bytes other than
             // 0xFF before a marker are skipped ("Corrupt JPEG data: N extraneous bytes before
             // marker", which it decodes past), fill 0xFF bytes too, and FF 00 is not a marker. So
@@ -85,10 +101,10 @@ package struct ImageHeader: Equatable {
                 guard m + 8 < b.count else { return nil }
                 let marker = b[m]
                 i = m + 1
-                if marker == 0x00 || marker == 0xD8 || (0xD0 ... 0xD7).contains(marker) || marker == 0x01 { continue }
-                if marker == 0xD9 { return nil }                               // end of image before any frame
+                if marker == 0x00 || marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { continue }
+                if marker == 0xD9 { return nil }  // end of image before any frame
                 let length = Int(b.readUInt16BE(at: m + 1))
-                if (0xC0 ... 0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+                if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
                     self.init(width: Int(b.readUInt16BE(at: m + 6)), height: Int(b.readUInt16BE(at: m + 4)))
                     return
                 }
@@ -110,7 +126,7 @@ package struct ImageHeader: Equatable {
             self.init(width: Int(Int32(bitPattern: b.readUInt32LE(at: 18)).magnitude), height: Int(h.magnitude))
         case .webp:
             guard b.count >= 30 else { return nil }
-            switch String(decoding: b[12 ..< 16], as: UTF8.self) {
+            switch String(decoding: b[12..<16], as: UTF8.self) {
             case "VP8X":
                 let w = Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16
                 let h = Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16
@@ -130,7 +146,9 @@ package struct ImageHeader: Equatable {
             self.init(width: size.width, height: size.height)
         case .jpeg2000Codestream:
             guard b.count >= 24 else { return nil }
-            let (x, y, x0, y0) = (b.readUInt32BE(at: 8), b.readUInt32BE(at: 12), b.readUInt32BE(at: 16), b.readUInt32BE(at: 20))
+            let (x, y, x0, y0) = (
+                b.readUInt32BE(at: 8), b.readUInt32BE(at: 12), b.readUInt32BE(at: 16), b.readUInt32BE(at: 20)
+            )
             guard x > x0, y > y0 else { return nil }
             self.init(width: Int(x - x0), height: Int(y - y0))
         case .sunRaster:
@@ -139,7 +157,7 @@ package struct ImageHeader: Equatable {
         case .tiff(let kind):
             let offset = kind.firstDirectoryOffset(b)
             guard offset < b.count else { return nil }
-            let ifd = Array(b[offset ..< min(b.count, offset + kind.directoryBytes)])
+            let ifd = Array(b[offset..<min(b.count, offset + kind.directoryBytes)])
             guard let size = kind.size(ifd: ifd) else { return nil }
             self.init(width: size.width, height: size.height)
         }
@@ -155,7 +173,7 @@ package struct ImageHeader: Equatable {
             for line in head.split(separator: 0x0A).dropFirst() {
                 let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 if words.first == "ENDHDR" { break }
-                if words.count == 2, let value = Int(words[1]), (0 ..< 1 << 31).contains(value) {   // never negative
+                if words.count == 2, let value = Int(words[1]), (0..<1 << 31).contains(value) {  // never negative
                     if words[0] == "WIDTH" { width = value } else if words[0] == "HEIGHT" { height = value }
                 }
             }
@@ -165,13 +183,13 @@ package struct ImageHeader: Equatable {
         var numbers: [Int] = [], i = 2
         while numbers.count < 2, i < head.count {
             let c = head[i]
-            if c == 0x23 {                                             // a comment, to the end of its line
+            if c == 0x23 {  // a comment, to the end of its line
                 while i < head.count, head[i] != 0x0A, head[i] != 0x0D { i += 1 }
             } else if [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(c) {
                 i += 1
-            } else if (0x30 ... 0x39).contains(c) {
+            } else if (0x30...0x39).contains(c) {
                 var value = 0, digits = 0
-                while i < head.count, (0x30 ... 0x39).contains(head[i]) {
+                while i < head.count, (0x30...0x39).contains(head[i]) {
                     digits += 1
                     guard digits <= 9 else { return nil }
                     value = value * 10 + Int(head[i] - 0x30)
@@ -200,13 +218,14 @@ package struct ImageHeader: Equatable {
                     length = end - at
                 }
                 guard length >= header else { break }
-                found.append((String(decoding: b[at + 4 ..< at + 8], as: UTF8.self), at + header, min(end, at + length)))
+                found.append((String(decoding: b[at + 4..<at + 8], as: UTF8.self), at + header, min(end, at + length)))
                 at += length
             }
             return found
         }
         guard let header = boxes(0, b.count).first(where: { $0.type == "jp2h" }),
-              let ihdr = boxes(header.from, header.to).first(where: { $0.type == "ihdr" }), ihdr.to - ihdr.from >= 8 else { return nil }
+            let ihdr = boxes(header.from, header.to).first(where: { $0.type == "ihdr" }), ihdr.to - ihdr.from >= 8
+        else { return nil }
         return (Int(b.readUInt32BE(at: ihdr.from + 4)), Int(b.readUInt32BE(at: ihdr.from)))
     }
 
@@ -219,7 +238,8 @@ package struct ImageHeader: Equatable {
         guard let kind = TIFFKind(head) else { return nil }
         let offset = kind.firstDirectoryOffset(head)
         guard offset >= head.count, let ifd = RegularFile.bytes(path, at: offset, count: kind.directoryBytes),
-              let size = kind.size(ifd: ifd) else { return nil }
+            let size = kind.size(ifd: ifd)
+        else { return nil }
         return ImageHeader(width: size.width, height: size.height)
     }
 
@@ -243,15 +263,25 @@ package struct ImageHeader: Equatable {
         let big: Bool
 
         init?(_ b: [UInt8]) {
-            if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) { (littleEndian, big) = (true, false) }
-            else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { (littleEndian, big) = (false, false) }
-            else if b.starts(with: [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]) { (littleEndian, big) = (true, true) }
-            else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08, 0x00, 0x00]) { (littleEndian, big) = (false, true) }
-            else { return nil }
+            if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) {
+                (littleEndian, big) = (true, false)
+            } else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+                (littleEndian, big) = (false, false)
+            } else if b.starts(with: [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]) {
+                (littleEndian, big) = (true, true)
+            } else if b.starts(with: [0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08, 0x00, 0x00]) {
+                (littleEndian, big) = (false, true)
+            } else {
+                return nil
+            }
         }
 
-        private func u16(_ b: [UInt8], _ o: Int) -> Int { Int(littleEndian ? b.readUInt16LE(at: o) : b.readUInt16BE(at: o)) }
-        private func u32(_ b: [UInt8], _ o: Int) -> Int { Int(littleEndian ? b.readUInt32LE(at: o) : b.readUInt32BE(at: o)) }
+        private func u16(_ b: [UInt8], _ o: Int) -> Int {
+            Int(littleEndian ? b.readUInt16LE(at: o) : b.readUInt16BE(at: o))
+        }
+        private func u32(_ b: [UInt8], _ o: Int) -> Int {
+            Int(littleEndian ? b.readUInt32LE(at: o) : b.readUInt32BE(at: o))
+        }
         /// A 64-bit value, or Int.max when it does not fit an Int (no file is that long).
         private func u64(_ b: [UInt8], _ o: Int) -> Int {
             let (low, high) = littleEndian ? (u32(b, o), u32(b, o + 4)) : (u32(b, o + 4), u32(b, o))
@@ -277,11 +307,14 @@ package struct ImageHeader: Equatable {
             guard offset >= 0, offset <= b.count - first else { return nil }
             let count = big ? u64(b, offset) : u16(b, offset)
             var entries: [(tag: Int, value: Int)] = []
-            for n in 0 ..< min(count, maximumTIFFEntries) {
+            for n in 0..<min(count, maximumTIFFEntries) {
                 let e = offset + first + n * entrySize
                 guard e + entrySize <= b.count else { break }
                 let type = u16(b, e + 2), valueAt = e + (big ? 12 : 8)
-                let value = type == 1 ? Int(b[valueAt]) : type == 3 ? u16(b, valueAt) : type == 16 && big ? u64(b, valueAt) : u32(b, valueAt)
+                let value =
+                    type == 1
+                    ? Int(b[valueAt])
+                    : type == 3 ? u16(b, valueAt) : type == 16 && big ? u64(b, valueAt) : u32(b, valueAt)
                 entries.append((u16(b, e), value))
             }
             return (entries, count)
@@ -304,7 +337,8 @@ package struct ImageHeader: Equatable {
             guard let header = read(0, 16), header.count >= (big ? 16 : 8) else { return [] }
             var offset = firstDirectoryOffset(header), seen = Set<Int>(), pages: [Int] = []
             while seen.count < limit, offset > 0, offset < Int.max / 2, seen.insert(offset).inserted,
-                  let bytes = read(offset, directoryBytes), let (entries, declared) = directory(bytes, at: 0) {
+                let bytes = read(offset, directoryBytes), let (entries, declared) = directory(bytes, at: 0)
+            {
                 if entries.last(where: { $0.tag == 254 }).map({ $0.value & 1 == 1 }) != true { pages.append(offset) }
                 // (A BigTIFF's 64-bit entry count can be anything: checked before it is multiplied.)
                 guard declared < 1 << 40 else { break }
@@ -325,7 +359,7 @@ package struct ImageHeader: Equatable {
         /// ``pageDirectories(limit:read:)`` of the whole file `b`.
         func pageDirectories(_ b: [UInt8], limit: Int = 10_000) -> [Int] {
             pageDirectories(limit: limit) { offset, count in
-                offset >= 0 && offset < b.count ? Array(b[offset ..< min(b.count, offset + count)]) : nil
+                offset >= 0 && offset < b.count ? Array(b[offset..<min(b.count, offset + count)]) : nil
             }
         }
 
@@ -338,7 +372,7 @@ package struct ImageHeader: Equatable {
         func makeFirstDirectory(_ offset: Int, in b: inout [UInt8]) {
             let at = big ? 8 : 4
             guard b.count >= at + linkBytes else { return }
-            for i in 0 ..< linkBytes {
+            for i in 0..<linkBytes {
                 let shift = 8 * (littleEndian ? i : linkBytes - 1 - i)
                 b[at + i] = UInt8(truncatingIfNeeded: offset >> shift)
             }

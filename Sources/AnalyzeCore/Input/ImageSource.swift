@@ -67,7 +67,9 @@ public struct ImageSource: Sendable, Hashable {
     public func redacting(_ text: String) -> String {
         guard kind == .stream else { return text }
         var text = text
-        if let credentials = Self.credentials(in: path) { text = text.replacingOccurrences(of: credentials, with: "***") }
+        if let credentials = Self.credentials(in: path) {
+            text = text.replacingOccurrences(of: credentials, with: "***")
+        }
         for (name, value) in Self.credentialQuery(in: path) {
             text = text.replacingOccurrences(of: name + "=" + value, with: name + "=***")
         }
@@ -76,8 +78,10 @@ public struct ImageSource: Sendable, Hashable {
 
     /// Query parameters whose values are secrets (compared in lower case).
     static let credentialParameters: Set<String> = [
-        "password", "passwd", "pass", "pwd", "secret", "token", "access_token", "auth", "authorization", "key", "apikey",
-        "api_key", "sig", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "session", "sessionid",
+        "password", "passwd", "pass", "pwd", "secret", "token", "access_token", "auth", "authorization", "key",
+        "apikey",
+        "api_key", "sig", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "session",
+        "sessionid",
     ]
 
     /// The `user:password` part of a URL's authority, if any.

@@ -12,27 +12,35 @@ import Synchronization
 /// PDF is an input of its own (``expandingPages(_:selection:)``).
 public enum InputCollector {
     /// Extensions picked up when searching directories (lower-cased).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif",
-                                                      "pbm", "pgm", "ppm", "pnm", "pam", "jp2", "j2k", "j2c", "jpc", "ras", "gif"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "bmp", "dib", "webp", "heic", "heif", "hif", "avif",
+        "pbm", "pgm", "ppm", "pnm", "pam", "jp2", "j2k", "j2c", "jpc", "ras", "gif",
+    ]
     /// Document extensions: every page of a PDF is rendered (poppler) and analysed as an image.
     public static let documentExtensions: Set<String> = ["pdf"]
     /// Video extensions, read by FFmpeg as sequences of frames (lower-cased).
-    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "ts", "wmv", "flv", "3gp"]
+    public static let videoExtensions: Set<String> = [
+        "mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "ts", "wmv", "flv", "3gp",
+    ]
 
     /// The inputs named by `arguments`, then the folders of frames in `sequences` (`--sequence`).
     /// Folders in `excluding` (the run's output folder) are never searched, so a run's own outputs
     /// are not analysed by the next run. An argument with a URL scheme (`udp://…`, `rtsp://…`) or a
     /// `/dev/video*` device is a live stream.
     /// `pages`: which pages of multi-page TIFFs and PDFs become inputs (``PageSelection``).
-    public static func collect(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = [],
-                               pages selection: PageSelection = .all) -> [ImageSource] {
+    public static func collect(
+        _ arguments: [String], sequences: [String] = [], excluding excluded: [String] = [],
+        pages selection: PageSelection = .all
+    ) -> [ImageSource] {
         expandingPages(files(arguments, sequences: sequences, excluding: excluded), selection: selection)
     }
 
     /// The inputs as ``collect(_:sequences:excluding:pages:)`` finds and names them, a multi-page file
     /// still one input: what a shard (``Shard``, by file) is chosen from before ``expandingPages(_:selection:)``
     /// counts the pages of only the files it keeps.
-    public static func files(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = []) -> [ImageSource] {
+    public static func files(_ arguments: [String], sequences: [String] = [], excluding excluded: [String] = [])
+        -> [ImageSource]
+    {
         let skipped = Set(excluded.map(canonical))
         var inputs: [(String, ImageSource.Kind)] = []
         var seen = Set<String>()
@@ -57,7 +65,9 @@ public enum InputCollector {
     /// else; and a PDF's page sizes, read by the same `pdfinfo`.
     static func pages(_ path: String) -> (count: Int, pdfSizes: [Int: PDFRenderer.PageSize]) {
         guard let head = RegularFile.head(path, count: 1024) else { return (0, [:]) }
-        if ImageHeader.TIFFKind(head) != nil { return (ImageHeader.tiffPageDirectories(path, limit: 10_000).count, [:]) }
+        if ImageHeader.TIFFKind(head) != nil {
+            return (ImageHeader.tiffPageDirectories(path, limit: 10_000).count, [:])
+        }
         if PDFRenderer.isPDF(head) { return PDFRenderer.pages(path: path, maximumPages: maximumPages) }
         return (0, [:])
     }
@@ -76,7 +86,8 @@ public enum InputCollector {
     /// analysed), stays one input.
     public static func expandingPages(_ sources: [ImageSource], selection: PageSelection = .all) -> [ImageSource] {
         // Counted side by side: a PDF's count is a pdfinfo process (10–20 ms), and a folder may hold thousands.
-        let counts = Mutex([(count: Int, pdfSizes: [Int: PDFRenderer.PageSize])](repeating: (0, [:]), count: sources.count))
+        let counts = Mutex(
+            [(count: Int, pdfSizes: [Int: PDFRenderer.PageSize])](repeating: (0, [:]), count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             guard sources[index].kind == .image else { return }
             let pages = Self.pages(sources[index].path)
@@ -91,10 +102,11 @@ public enum InputCollector {
                 return [source]
             }
             let digits = String(min(pages, maximumPages)).count
-            return (1 ... min(pages, maximumPages)).filter(selection.contains).map { number in
+            return (1...min(pages, maximumPages)).filter(selection.contains).map { number in
                 let padded = String(repeating: "0", count: digits - String(number).count) + String(number)
-                var page = ImageSource(path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
-                                       page: ImageSource.Page(number: number, count: pages))
+                var page = ImageSource(
+                    path: source.path, outputName: source.outputName + ".page-" + padded, kind: .image,
+                    page: ImageSource.Page(number: number, count: pages))
                 page.pdfPageSize = sizes[number]
                 return page
             }
@@ -106,7 +118,9 @@ public enum InputCollector {
         if argument.hasPrefix("/dev/video") { return true }
         guard let range = argument.range(of: "://") else { return false }
         let scheme = argument[..<range.lowerBound]
-        return !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") } && scheme.lowercased() != "file"
+        return !scheme.isEmpty
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+            && scheme.lowercased() != "file"
     }
 
     /// A file's kind by its extension: a video or (anything else) an image.
@@ -132,7 +146,8 @@ public enum InputCollector {
                     if !skipped.isEmpty, skipped.contains(canonical(path)) { continue }
                     pending.append(path)
                 } else if case let ext = (entry.name as NSString).pathExtension.lowercased(),
-                          imageExtensions.contains(ext) || documentExtensions.contains(ext) || videoExtensions.contains(ext) {
+                    imageExtensions.contains(ext) || documentExtensions.contains(ext) || videoExtensions.contains(ext)
+                {
                     found.append(path)
                 }
             }
@@ -155,7 +170,11 @@ public enum InputCollector {
         // Names the run's own files use are moved aside: `summary` → `_summary` (and `analyze report`
         // never takes an image's JSON for a shard summary).
         let stems = inputs.map { path, kind -> String in
-            let stem = kind == .stream ? streamStem(of: path) : kind == .frames ? sanitizedStem(of: (path as NSString).lastPathComponent + ".dir") : sanitizedStem(of: path)
+            let stem =
+                kind == .stream
+                ? streamStem(of: path)
+                : kind == .frames
+                    ? sanitizedStem(of: (path as NSString).lastPathComponent + ".dir") : sanitizedStem(of: path)
             return isReserved(stem) ? "_" + stem : stem
         }
         var counts: [String: Int] = [:]
@@ -184,11 +203,16 @@ public enum InputCollector {
         if url.hasPrefix("/dev/") { return sanitizedStem(of: url + ".dev") }
         var rest = url.range(of: "://").map { String(url[$0.upperBound...]) } ?? url
         // Never a user name or password in a file name.
-        if let credentials = ImageSource.credentials(in: url), let range = rest.range(of: credentials + "@") { rest.removeSubrange(range) }
+        if let credentials = ImageSource.credentials(in: url), let range = rest.range(of: credentials + "@") {
+            rest.removeSubrange(range)
+        }
         let host = rest.split(separator: "?").first.map(String.init) ?? rest
-        let cleaned = String(host.unicodeScalars.map { s -> Character in
-            s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == ".") ? Character(s) : "-"
-        }).split(separator: "-").joined(separator: "-")
+        let cleaned = String(
+            host.unicodeScalars.map { s -> Character in
+                s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == ".")
+                    ? Character(s) : "-"
+            }
+        ).split(separator: "-").joined(separator: "-")
         return "stream-" + String(cleaned.prefix(100))
     }
 
@@ -217,9 +241,11 @@ public enum InputCollector {
 
     static func sanitizedStem(of path: String) -> String {
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let cleaned = String(stem.unicodeScalars.map { s -> Character in
-            (s.properties.isAlphabetic || s.properties.numericType != nil || "-_.+@".unicodeScalars.contains(s)) ? Character(s) : "_"
-        })
+        let cleaned = String(
+            stem.unicodeScalars.map { s -> Character in
+                (s.properties.isAlphabetic || s.properties.numericType != nil || "-_.+@".unicodeScalars.contains(s))
+                    ? Character(s) : "_"
+            })
         let trimmed = cleaned.hasPrefix(".") ? "_" + cleaned.dropFirst() : cleaned
         guard !trimmed.isEmpty else { return "image" }
         // At most 200 bytes of UTF-8 (whole characters): with `-<hash>` and `.rect-<n>.png` the

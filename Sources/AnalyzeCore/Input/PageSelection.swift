@@ -7,7 +7,7 @@ public struct PageSelection: Sendable, Hashable, CustomStringConvertible {
     public let ranges: [ClosedRange<Int>]
 
     /// Every page.
-    public static let all = PageSelection(ranges: [1 ... Int.max])
+    public static let all = PageSelection(ranges: [1...Int.max])
 
     init(ranges: [ClosedRange<Int>]) { self.ranges = ranges }
 
@@ -15,15 +15,17 @@ public struct PageSelection: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard let first = bounds.first, let low = Int(first), low >= 1 else { return nil }
             if bounds.count == 1 {
-                ranges.append(low ... low)
+                ranges.append(low...low)
             } else if bounds[1].isEmpty {
-                ranges.append(low ... Int.max)
+                ranges.append(low...Int.max)
             } else {
                 guard let high = Int(bounds[1]), high >= low else { return nil }
-                ranges.append(low ... high)
+                ranges.append(low...high)
             }
         }
         guard !ranges.isEmpty else { return nil }
@@ -33,7 +35,11 @@ public struct PageSelection: Sendable, Hashable, CustomStringConvertible {
     public func contains(_ page: Int) -> Bool { ranges.contains { $0.contains(page) } }
 
     public var description: String {
-        ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : $0.upperBound == Int.max ? "\($0.lowerBound)-" : "\($0.lowerBound)-\($0.upperBound)" }
-            .joined(separator: ",")
+        ranges.map {
+            $0.lowerBound == $0.upperBound
+                ? "\($0.lowerBound)"
+                : $0.upperBound == Int.max ? "\($0.lowerBound)-" : "\($0.lowerBound)-\($0.upperBound)"
+        }
+        .joined(separator: ",")
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads input files defensively: regular files only, opened without blocking, never more bytes
 /// than a cap. A FIFO named `photo.jpg` would block `open()` forever, `/dev/zero` behind a
@@ -16,10 +17,15 @@ public enum RegularFile {
         let fd = try open(path)
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw AnalysisError(.unreadable, "cannot stat the file: \(String(cString: strerror(errno)))", file: path) }
+        guard fstat(fd, &info) == 0 else {
+            throw AnalysisError(.unreadable, "cannot stat the file: \(String(cString: strerror(errno)))", file: path)
+        }
         let size = Int(info.st_size)
         guard size <= maximumBytes else {
-            throw AnalysisError(.tooLarge, "the file is \(size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-bytes)", file: path)
+            throw AnalysisError(
+                .tooLarge,
+                "the file is \(size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-bytes)",
+                file: path)
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
@@ -30,7 +36,8 @@ public enum RegularFile {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw AnalysisError(.unreadable, "cannot read the file: \(String(cString: strerror(errno)))", file: path)
+                throw AnalysisError(
+                    .unreadable, "cannot read the file: \(String(cString: strerror(errno)))", file: path)
             }
             if n == 0 { break }
             filled += n
@@ -101,7 +108,8 @@ public enum RegularFile {
             case ENOENT: throw AnalysisError(.missingFile, "no such file", file: path)
             case EACCES: throw AnalysisError(.unreadable, "cannot open the file (permission denied)", file: path)
             case EISDIR: throw AnalysisError(.unreadable, "is a directory", file: path)
-            default: throw AnalysisError(.unreadable, "cannot open the file: \(String(cString: strerror(code)))", file: path)
+            default:
+                throw AnalysisError(.unreadable, "cannot open the file: \(String(cString: strerror(code)))", file: path)
             }
         }
         var info = stat()
@@ -112,7 +120,13 @@ public enum RegularFile {
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG else {
             close(fd)
-            let what = type == S_IFDIR ? "is a directory" : type == S_IFIFO ? "is a FIFO (named pipe)" : type == S_IFCHR || type == S_IFBLK ? "is a device" : type == S_IFSOCK ? "is a socket" : "is not a regular file"
+            let what =
+                type == S_IFDIR
+                ? "is a directory"
+                : type == S_IFIFO
+                    ? "is a FIFO (named pipe)"
+                    : type == S_IFCHR || type == S_IFBLK
+                        ? "is a device" : type == S_IFSOCK ? "is a socket" : "is not a regular file"
             throw AnalysisError(.unreadable, "\(what): only regular files are read", file: path)
         }
         return fd

@@ -10,7 +10,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1 ... Self.maximumCount).contains(n), (0 ..< n).contains(k) else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (1...Self.maximumCount).contains(n),
+            (0..<n).contains(k)
+        else { return nil }
         index = k
         count = n
     }

@@ -33,7 +33,9 @@ public final class UprightImage: @unchecked Sendable {
     /// Decodes encoded bytes (libjpeg/libpng as OpenCV sets them up, else `cv::imdecode`; never
     /// OpenCV's own auto-rotation) and applies
     /// `orientation`. Refuses images whose header claims more than `maximumPixels`.
-    public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int) throws(AnalysisError) {
+    public convenience init(decoding bytes: [UInt8], orientation: ImageOrientation, maximumPixels: Int)
+        throws(AnalysisError)
+    {
         if bytes.isEmpty { throw AnalysisError(.emptyFile, "the file is empty") }
         if HEIFDecoder.isHEIF(bytes) {
             // libheif applies the container's rotation and mirroring itself: nothing more to orient.
@@ -44,20 +46,29 @@ public final class UprightImage: @unchecked Sendable {
         // JPEG cut inside its frame header) or another format behind an image extension (PFM, HDR)
         // could otherwise make OpenCV allocate gigabytes before the pixel limit is checked.
         guard let header = ImageHeader(parsing: bytes) else {
-            throw AnalysisError(.undecodable, "not an image whose size could be read from its header (JPEG, PNG, TIFF, BMP, WebP, GIF, HEIF, AVIF, PNM, JPEG 2000, Sun raster, PDF); not decoded")
+            throw AnalysisError(
+                .undecodable,
+                "not an image whose size could be read from its header (JPEG, PNG, TIFF, BMP, WebP, GIF, HEIF, AVIF, PNM, JPEG 2000, Sun raster, PDF); not decoded"
+            )
         }
         guard header.width > 0, header.height > 0 else {
             throw AnalysisError(.undecodable, "the header claims an empty image (\(header.width)x\(header.height))")
         }
         guard header.pixelCount <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)")
+            throw AnalysisError(
+                .tooLarge,
+                "the header claims \(header.width)x\(header.height) = \(header.pixelCount) pixels, over the limit of \(maximumPixels) (raise it with --max-pixels)"
+            )
         }
         if ImageHeader.isTruncatedJPEG(bytes) {
             throw AnalysisError(.undecodable, "truncated JPEG: no end-of-image marker after the last scan")
         }
         let (stored, warnings) = try OpenCVMat.decode(bytes)
         guard stored.width * stored.height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)")
+            throw AnalysisError(
+                .tooLarge,
+                "\(stored.width)x\(stored.height) pixels is over the limit of \(maximumPixels) (raise it with --max-pixels)"
+            )
         }
         let upright = orientation == .up ? stored : try stored.oriented(orientation)
         self.init(pixels: upright, orientation: orientation)
@@ -115,8 +126,10 @@ public final class UprightImage: @unchecked Sendable {
     func reduction(toFit width: Int, _ height: Int, gray wantsGray: Bool = false) throws(AnalysisError) -> OpenCVMat {
         let scale = min(Double(width) / Double(self.width), Double(height) / Double(self.height))
         guard scale < 0.25 else { return wantsGray ? try gray() : pixels }
-        return try reduction(toAtLeast: Int((Double(self.width) * scale * 2).rounded(.up)), Int((Double(self.height) * scale * 2).rounded(.up)),
-                             gray: wantsGray)
+        return try reduction(
+            toAtLeast: Int((Double(self.width) * scale * 2).rounded(.up)),
+            Int((Double(self.height) * scale * 2).rounded(.up)),
+            gray: wantsGray)
     }
 
     /// Whether the image has colour: a BGR image whose channels differ by more than 12 levels on at

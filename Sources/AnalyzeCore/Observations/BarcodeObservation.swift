@@ -33,8 +33,11 @@ public struct BarcodeObservation: ListedObservation {
     /// check settled it.
     public let confidence: Double
 
-    public init(symbology: BarcodeSymbology, payloadBytes: [UInt8], payload: String? = nil, corners: [PixelPoint], inverted: Bool,
-                quality: Int, engines: [String], confidence: Double) {
+    public init(
+        symbology: BarcodeSymbology, payloadBytes: [UInt8], payload: String? = nil, corners: [PixelPoint],
+        inverted: Bool,
+        quality: Int, engines: [String], confidence: Double
+    ) {
         self.symbology = symbology
         let utf8 = String(validating: payloadBytes, as: UTF8.self)
         self.payload = payload ?? utf8 ?? BarcodePayloadText.decode(payloadBytes)
@@ -57,8 +60,10 @@ extension BarcodeObservation {
     /// characters) and names the first three on the stderr line.
     public static func summary(of codes: [BarcodeObservation]) -> ResultSummary {
         let named = codes.prefix(3).map { "\($0.symbology) \"\(MarkupEscaping.label($0.payload, limit: 30))\"" }
-        var summary = ResultSummary(count: codes.count, phrase: "\(codes.count) barcode(s)"
-            + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))
+        var summary = ResultSummary(
+            count: codes.count,
+            phrase: "\(codes.count) barcode(s)"
+                + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (codes.count > 3 ? ", …" : "") + ")"))
         summary.highlights = codes.prefix(20).map { "\($0.symbology): " + String($0.payload.prefix(300)) }
         summary.searchable = codes.map { "\($0.symbology): \($0.payload)" }
         return summary

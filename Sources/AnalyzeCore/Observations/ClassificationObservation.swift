@@ -15,8 +15,12 @@ public struct ClassificationObservation: Sendable, Hashable, Codable {
     /// The labels, ranked, with their percentages on the stderr line; all of them count for
     /// `--require label=…` and the report's filter.
     public static func summary(of labels: [ClassificationObservation]) -> ResultSummary {
-        let named = labels.prefix(3).map { "\(MarkupEscaping.label($0.identifier, limit: 30)) \(Int(($0.confidence * 100).rounded()))%" }
-        var summary = ResultSummary(count: labels.count, phrase: "\(labels.count) label(s)" + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + ")"))
+        let named = labels.prefix(3).map {
+            "\(MarkupEscaping.label($0.identifier, limit: 30)) \(Int(($0.confidence * 100).rounded()))%"
+        }
+        var summary = ResultSummary(
+            count: labels.count,
+            phrase: "\(labels.count) label(s)" + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + ")"))
         summary.labels = labels.map(\.identifier)
         // The report's card: the labels a person would read as there (5% or more), at most five.
         summary.highlights = labels.filter { $0.confidence >= ImageClassification.minimumShownConfidence }.prefix(5)

@@ -27,7 +27,9 @@ public struct FaceObservation: ListedObservation {
         self.landmarks = landmarks
         self.regions = regions
         let eyes: (right: PixelPoint, left: PixelPoint, nose: PixelPoint)?
-        if let regions, let right = regions.rightPupil.first, let left = regions.leftPupil.first, let nose = regions.noseCrest.last {
+        if let regions, let right = regions.rightPupil.first, let left = regions.leftPupil.first,
+            let nose = regions.noseCrest.last
+        {
             eyes = (right, left, nose)
         } else if let landmarks {
             eyes = (landmarks.rightEye, landmarks.leftEye, landmarks.nose)
@@ -87,27 +89,35 @@ public struct FaceRegions: Sendable, Hashable, Codable {
         func range(_ r: ClosedRange<Int>) -> [PixelPoint] { Array(p[r]) }
         func centre(_ r: ClosedRange<Int>) -> [PixelPoint] {
             let pts = p[r]
-            return [PixelPoint(x: pts.reduce(0) { $0 + $1.x } / Double(pts.count), y: pts.reduce(0) { $0 + $1.y } / Double(pts.count))]
+            return [
+                PixelPoint(
+                    x: pts.reduce(0) { $0 + $1.x } / Double(pts.count),
+                    y: pts.reduce(0) { $0 + $1.y } / Double(pts.count))
+            ]
         }
-        faceContour = range(0 ... 16)
-        rightEyebrow = range(17 ... 21)
-        leftEyebrow = range(22 ... 26)
-        noseCrest = range(27 ... 30)
-        nose = range(31 ... 35)
-        rightEye = range(36 ... 41)
-        leftEye = range(42 ... 47)
-        outerLips = range(48 ... 59)
-        innerLips = range(60 ... 67)
+        faceContour = range(0...16)
+        rightEyebrow = range(17...21)
+        leftEyebrow = range(22...26)
+        noseCrest = range(27...30)
+        nose = range(31...35)
+        rightEye = range(36...41)
+        leftEye = range(42...47)
+        outerLips = range(48...59)
+        innerLips = range(60...67)
         medianLine = [27, 28, 29, 30, 33, 51, 62, 66, 57, 8].map { p[$0] }
-        rightPupil = centre(36 ... 41)
-        leftPupil = centre(42 ... 47)
+        rightPupil = centre(36...41)
+        leftPupil = centre(42...47)
     }
 
     /// Every region with its name, for drawing: (name, points, closed outline?).
     public var named: [(name: String, points: [PixelPoint], closed: Bool)] {
-        [("faceContour", faceContour, false), ("rightEyebrow", rightEyebrow, false), ("leftEyebrow", leftEyebrow, false),
-         ("noseCrest", noseCrest, false), ("nose", nose, false), ("rightEye", rightEye, true), ("leftEye", leftEye, true),
-         ("outerLips", outerLips, true), ("innerLips", innerLips, true), ("medianLine", medianLine, false),
-         ("rightPupil", rightPupil, false), ("leftPupil", leftPupil, false)]
+        [
+            ("faceContour", faceContour, false), ("rightEyebrow", rightEyebrow, false),
+            ("leftEyebrow", leftEyebrow, false),
+            ("noseCrest", noseCrest, false), ("nose", nose, false), ("rightEye", rightEye, true),
+            ("leftEye", leftEye, true),
+            ("outerLips", outerLips, true), ("innerLips", innerLips, true), ("medianLine", medianLine, false),
+            ("rightPupil", rightPupil, false), ("leftPupil", leftPupil, false),
+        ]
     }
 }

@@ -53,25 +53,35 @@ public struct FeaturePrintObservation: RequestResult, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let count = try c.decode(Int.self, forKey: .elementCount)
         guard try c.decode(String.self, forKey: .elementType) == "float" else {
-            throw DecodingError.dataCorruptedError(forKey: .elementType, in: c, debugDescription: "only float feature prints are read")
+            throw DecodingError.dataCorruptedError(
+                forKey: .elementType, in: c, debugDescription: "only float feature prints are read")
         }
-        guard let data = Data(base64Encoded: try c.decode(String.self, forKey: .data)), count >= 0, data.count == count * 4 else {
-            throw DecodingError.dataCorruptedError(forKey: .data, in: c, debugDescription: "the data does not hold elementCount floats")
+        guard let data = Data(base64Encoded: try c.decode(String.self, forKey: .data)), count >= 0,
+            data.count == count * 4
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .data, in: c, debugDescription: "the data does not hold elementCount floats")
         }
         let bytes = [UInt8](data)
         vector = stride(from: 0, to: bytes.count, by: 4).map { i in
-            Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+            Float(
+                bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(
+                    bytes[i + 3]) << 24)
         }
         guard vector.allSatisfy(\.isFinite) else {
-            throw DecodingError.dataCorruptedError(forKey: .data, in: c, debugDescription: "the feature print holds a value that is not finite")
+            throw DecodingError.dataCorruptedError(
+                forKey: .data, in: c, debugDescription: "the feature print holds a value that is not finite")
         }
     }
 
-    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+    {
         try container.encode(self, forKey: AnalysisCodingKey(kind.rawValue))
     }
 
-    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> FeaturePrintObservation? {
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind)
+        throws -> FeaturePrintObservation?
+    {
         try container.decodeIfPresent(FeaturePrintObservation.self, forKey: AnalysisCodingKey(kind.rawValue))
     }
 }

@@ -18,7 +18,9 @@ public struct FrameAnalysis: Sendable, Encodable {
     /// coordinates are pixels of this size.
     public var size: (width: Int, height: Int)?
 
-    public init(index: Int, time: Double?, keyFrame: Bool, analysis: ImageAnalysis, tracked: [TrackedObjectObservation] = []) {
+    public init(
+        index: Int, time: Double?, keyFrame: Bool, analysis: ImageAnalysis, tracked: [TrackedObjectObservation] = []
+    ) {
         self.index = index
         self.time = time.map { ($0 * 1000).rounded() / 1000 }
         self.keyFrame = keyFrame
@@ -36,7 +38,9 @@ public struct FrameAnalysis: Sendable, Encodable {
             try container.encode(size.height, forKey: AnalysisCodingKey("height"))
         }
         if !analysis.warnings.isEmpty { try container.encode(analysis.warnings, forKey: AnalysisCodingKey("warnings")) }
-        if !analysis.requestErrors.isEmpty { try container.encode(analysis.requestErrors, forKey: ImageAnalysis.errorsKey) }
+        if !analysis.requestErrors.isEmpty {
+            try container.encode(analysis.requestErrors, forKey: ImageAnalysis.errorsKey)
+        }
         for entry in analysis.results {
             try entry.result.encode(into: &container, as: entry.kind)
         }

@@ -49,7 +49,8 @@ public struct HorizonResult: RequestResult {
         return summary
     }
 
-    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+    {
         if let horizon {
             try container.encode(horizon, forKey: AnalysisCodingKey(kind.rawValue))
         } else {
@@ -57,7 +58,9 @@ public struct HorizonResult: RequestResult {
         }
     }
 
-    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> HorizonResult? {
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind)
+        throws -> HorizonResult?
+    {
         let key = AnalysisCodingKey(kind.rawValue)
         guard container.contains(key) else { return nil }
         return HorizonResult(horizon: try container.decodeIfPresent(HorizonObservation.self, forKey: key))

@@ -104,8 +104,10 @@ public struct ImageAnalysis: Sendable, Hashable, Encodable {
     }
 
     public static func == (a: ImageAnalysis, b: ImageAnalysis) -> Bool {
-        a.file == b.file && a.page == b.page && a.orientation == b.orientation && a.width == b.width && a.height == b.height && a.warnings == b.warnings
-            && a.input == b.input && a.optionsHash == b.optionsHash && a.requestErrors == b.requestErrors && a.results.count == b.results.count
+        a.file == b.file && a.page == b.page && a.orientation == b.orientation && a.width == b.width
+            && a.height == b.height && a.warnings == b.warnings
+            && a.input == b.input && a.optionsHash == b.optionsHash && a.requestErrors == b.requestErrors
+            && a.results.count == b.results.count
             && a.results.allSatisfy { entry in b[entry.kind].map(entry.result.isEqual(to:)) ?? false }
     }
 

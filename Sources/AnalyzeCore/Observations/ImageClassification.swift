@@ -8,11 +8,15 @@ public struct ImageClassification: RequestResult {
 
     public var summary: ResultSummary { ClassificationObservation.summary(of: labels) }
 
-    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+    {
         try container.encode(labels, forKey: AnalysisCodingKey(kind.rawValue))
     }
 
-    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> ImageClassification? {
-        try container.decodeIfPresent([ClassificationObservation].self, forKey: AnalysisCodingKey(kind.rawValue)).map(ImageClassification.init)
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind)
+        throws -> ImageClassification?
+    {
+        try container.decodeIfPresent([ClassificationObservation].self, forKey: AnalysisCodingKey(kind.rawValue)).map(
+            ImageClassification.init)
     }
 }

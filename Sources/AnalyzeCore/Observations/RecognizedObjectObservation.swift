@@ -21,8 +21,10 @@ public struct RecognizedObjectObservation: ListedObservation {
     /// Counts the objects; each object's best label counts for `--forbid object=person`.
     public static func summary(of objects: [RecognizedObjectObservation]) -> ResultSummary {
         let named = objects.prefix(4).map { MarkupEscaping.label($0.identifier, limit: 24) }
-        var summary = ResultSummary(count: objects.count, phrase: "\(objects.count) object(s)"
-            + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (objects.count > 4 ? ", …" : "") + ")"))
+        var summary = ResultSummary(
+            count: objects.count,
+            phrase: "\(objects.count) object(s)"
+                + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + (objects.count > 4 ? ", …" : "") + ")"))
         summary.labels = objects.map(\.identifier)
         // The report's card: one line per class (`object: person ×3, best 87%`), in order of first appearance.
         var order: [String] = [], best: [String: (count: Int, confidence: Double)] = [:]

@@ -13,7 +13,9 @@ public struct RectangleObservation: ListedObservation {
     /// corners are: thresholding on it (`--min-confidence`) drops weak, ragged shapes first.
     public let confidence: Double
 
-    public init(topLeft: PixelPoint, topRight: PixelPoint, bottomRight: PixelPoint, bottomLeft: PixelPoint, confidence: Double) {
+    public init(
+        topLeft: PixelPoint, topRight: PixelPoint, bottomRight: PixelPoint, bottomLeft: PixelPoint, confidence: Double
+    ) {
         self.topLeft = topLeft
         self.topRight = topRight
         self.bottomRight = bottomRight
@@ -27,7 +29,9 @@ public struct RectangleObservation: ListedObservation {
 
     /// The size of the perspective-corrected crop: the longer of each pair of opposite sides.
     public var rectifiedSize: (width: Int, height: Int) {
-        func distance(_ a: PixelPoint, _ b: PixelPoint) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        func distance(_ a: PixelPoint, _ b: PixelPoint) -> Double {
+            ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        }
         let width = max(distance(topLeft, topRight), distance(bottomLeft, bottomRight))
         let height = max(distance(topLeft, bottomLeft), distance(topRight, bottomRight))
         return (max(1, Int(width.rounded())), max(1, Int(height.rounded())))

@@ -12,7 +12,8 @@ public protocol RequestResult: Sendable, Hashable {
     /// Writes the result into the image's JSON object.
     func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
     /// Reads the result back from the image's JSON object; nil when it is absent.
-    static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> Self?
+    static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+        -> Self?
 }
 
 /// What the generic parts of the tool keep of a ``RequestResult``.
@@ -65,11 +66,14 @@ extension ListedObservation {
 extension Array: RequestResult where Element: ListedObservation {
     public var summary: ResultSummary { Element.summary(of: self) }
 
-    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+    {
         try container.encode(self, forKey: AnalysisCodingKey(kind.rawValue))
     }
 
-    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> [Element]? {
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind)
+        throws -> [Element]?
+    {
         try container.decodeIfPresent([Element].self, forKey: AnalysisCodingKey(kind.rawValue))
     }
 }

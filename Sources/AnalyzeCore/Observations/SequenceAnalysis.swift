@@ -42,7 +42,10 @@ public struct SequenceAnalysis: Sendable, Hashable, Codable {
         case video, frames, stream
     }
 
-    public init(file: String, source: SequenceKind, width: Int = 0, height: Int = 0, sampling: FrameSampling, tracking: TrackRequest?) {
+    public init(
+        file: String, source: SequenceKind, width: Int = 0, height: Int = 0, sampling: FrameSampling,
+        tracking: TrackRequest?
+    ) {
         self.file = file
         self.source = source
         self.width = width

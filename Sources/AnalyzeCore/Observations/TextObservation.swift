@@ -18,8 +18,11 @@ public struct TextObservation: Sendable, Hashable, Codable {
     /// What read the line: nil for Tesseract, `ppocr` for PP-OCRv4's recognizer network.
     public let recognizer: String?
 
-    public init(string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord], corners: [PixelPoint]? = nil,
-                topCandidates: [TextCandidate]? = nil, recognizer: String? = nil) {
+    public init(
+        string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord],
+        corners: [PixelPoint]? = nil,
+        topCandidates: [TextCandidate]? = nil, recognizer: String? = nil
+    ) {
         self.string = string
         self.confidence = confidence.roundedConfidence
         self.boundingBox = boundingBox
@@ -81,12 +84,16 @@ extension BoundingBox {
 extension TextObservation {
     /// The same line with every box mapped through a 2×3 affine matrix (e.g. from a turned copy back to the image).
     func mapped(through m: [Double]) -> TextObservation {
-        TextObservation(string: string, confidence: confidence, boundingBox: boundingBox.mapped(through: m), words: words.map { w in
-            RecognizedWord(string: w.string, confidence: w.confidence, boundingBox: w.boundingBox.mapped(through: m),
-                           characters: w.characters?.map { c in
-                               RecognizedCharacter(string: c.string, confidence: c.confidence, boundingBox: c.boundingBox.mapped(through: m))
-                           })
-        }, corners: corners?.map { $0.applying(m) }, topCandidates: topCandidates, recognizer: recognizer)
+        TextObservation(
+            string: string, confidence: confidence, boundingBox: boundingBox.mapped(through: m),
+            words: words.map { w in
+                RecognizedWord(
+                    string: w.string, confidence: w.confidence, boundingBox: w.boundingBox.mapped(through: m),
+                    characters: w.characters?.map { c in
+                        RecognizedCharacter(
+                            string: c.string, confidence: c.confidence, boundingBox: c.boundingBox.mapped(through: m))
+                    })
+            }, corners: corners?.map { $0.applying(m) }, topCandidates: topCandidates, recognizer: recognizer)
     }
 }
 
@@ -123,29 +130,38 @@ public struct RecognizedPage: RequestResult {
 
     public var summary: ResultSummary {
         let words = lines.reduce(0) { $0 + $1.words.count }
-        let origin = switch source {
-        case .ocr: ""
-        case .pdfTextLayer: " from the PDF's text layer"
-        case .pdfTextLayerAndOCR: " from the PDF's text layer and OCR of its images"
-        }
-        var summary = ResultSummary(count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)\(origin)")
+        let origin =
+            switch source {
+            case .ocr: ""
+            case .pdfTextLayer: " from the PDF's text layer"
+            case .pdfTextLayerAndOCR: " from the PDF's text layer and OCR of its images"
+            }
+        var summary = ResultSummary(
+            count: lines.count, phrase: "\(lines.count) text line(s), \(words) word(s)\(origin)")
         summary.extraCounts = ["words": words]
         // The report's preview: lines read with some confidence (a video frame's "ye A. ate aye" is not shown).
-        summary.textPreview = lines.filter { $0.confidence >= Self.minimumPreviewConfidence }.prefix(Self.previewLines).map(\.string)
+        summary.textPreview = lines.filter { $0.confidence >= Self.minimumPreviewConfidence }.prefix(Self.previewLines)
+            .map(\.string)
         summary.searchable = lines.map(\.string)
         return summary
     }
 
-    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws {
+    public func encode(into container: inout KeyedEncodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws
+    {
         try container.encode(lines, forKey: AnalysisCodingKey(kind.rawValue))
         try container.encode(fullText, forKey: Self.fullTextKey)
         if source != .ocr { try container.encode(source, forKey: Self.textSourceKey) }
     }
 
-    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind) throws -> RecognizedPage? {
-        guard let lines = try container.decodeIfPresent([TextObservation].self, forKey: AnalysisCodingKey(kind.rawValue)) else { return nil }
-        return RecognizedPage(lines: lines, fullText: try container.decodeIfPresent(String.self, forKey: fullTextKey) ?? "",
-                              source: try container.decodeIfPresent(TextSource.self, forKey: textSourceKey) ?? .ocr)
+    public static func decode(from container: KeyedDecodingContainer<AnalysisCodingKey>, as kind: ObservationKind)
+        throws -> RecognizedPage?
+    {
+        guard
+            let lines = try container.decodeIfPresent([TextObservation].self, forKey: AnalysisCodingKey(kind.rawValue))
+        else { return nil }
+        return RecognizedPage(
+            lines: lines, fullText: try container.decodeIfPresent(String.self, forKey: fullTextKey) ?? "",
+            source: try container.decodeIfPresent(TextSource.self, forKey: textSourceKey) ?? .ocr)
     }
 
     static let fullTextKey = AnalysisCodingKey("fullText")

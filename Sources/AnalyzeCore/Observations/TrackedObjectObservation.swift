@@ -23,7 +23,9 @@ public struct TrackedObjectObservation: Sendable, Hashable, Codable {
         case detected, tracked
     }
 
-    public init(trackID: Int, kind: String, label: String?, boundingBox: BoundingBox, confidence: Double, source: Source) {
+    public init(
+        trackID: Int, kind: String, label: String?, boundingBox: BoundingBox, confidence: Double, source: Source
+    ) {
         self.trackID = trackID
         self.kind = kind
         self.label = label
@@ -63,8 +65,11 @@ public struct TrackSummary: Sendable, Hashable, Codable {
         case sequenceEnded = "sequence-ended"
     }
 
-    public init(trackID: Int, kind: String, label: String?, firstFrame: Int, lastFrame: Int, firstTime: Double?, lastTime: Double?,
-                frames: Int, detections: Int, meanConfidence: Double, end: End) {
+    public init(
+        trackID: Int, kind: String, label: String?, firstFrame: Int, lastFrame: Int, firstTime: Double?,
+        lastTime: Double?,
+        frames: Int, detections: Int, meanConfidence: Double, end: End
+    ) {
         self.trackID = trackID
         self.kind = kind
         self.label = label

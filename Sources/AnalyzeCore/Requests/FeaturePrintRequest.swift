@@ -14,7 +14,8 @@ public struct FeaturePrintRequest: ImageRequest {
 
     public var models: [ModelIdentity] { [FeaturePrintNetwork.model.weights, ONNXRuntime.library] }
 
-    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> FeaturePrintObservation {
+    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> FeaturePrintObservation
+    {
         FeaturePrintObservation(vector: try engines.featurePrintNetwork().features(of: image))
     }
 }

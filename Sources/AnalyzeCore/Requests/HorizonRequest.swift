@@ -40,7 +40,8 @@ public struct HorizonRequest: ImageRequest {
         let colour = try image.reduction(toFit: Self.workingSide, Self.workingSide)
         var found = aocv_horizon()
         var status = aocv_status()
-        let result = aocv_detect_horizon(colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
+        let result = aocv_detect_horizon(
+            colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
         guard result >= 0 else { throw AnalysisError(.engineFailed, "horizon: " + OpenCVMat.message(of: &status)) }
         guard result == 1 else { return HorizonResult(horizon: nil) }
         // The scene, judged on the image levelled by the line: a sea turned by 20° is a "pole" or a
@@ -51,9 +52,11 @@ public struct HorizonRequest: ImageRequest {
         let labels = try network.classify(levelled, best: HorizonScene.labelsRead)
         let confidence = HorizonScene.confidence(openView: HorizonScene.openView(labels))
         guard confidence >= minimumConfidence else { return HorizonResult(horizon: nil) }
-        return HorizonResult(horizon: HorizonObservation(angle: found.angle, start: PixelPoint(x: found.x1, y: found.y1),
-                                                         end: PixelPoint(x: found.x2, y: found.y2), confidence: confidence,
-                                                         width: image.width, height: image.height))
+        return HorizonResult(
+            horizon: HorizonObservation(
+                angle: found.angle, start: PixelPoint(x: found.x1, y: found.y1),
+                end: PixelPoint(x: found.x2, y: found.y2), confidence: confidence,
+                width: image.width, height: image.height))
     }
 
     /// The long side of the copy that is levelled and classified (the classifier reads a 224-px

@@ -12,13 +12,15 @@ enum HorizonScene {
         // At the water's edge.
         "breakwater", "dock", "pier", "boathouse", "beacon", "dam", "suspension bridge", "steel arch bridge", "viaduct",
         // Craft on open water.
-        "aircraft carrier", "amphibian", "canoe", "catamaran", "container ship", "fireboat", "gondola", "lifeboat", "liner",
+        "aircraft carrier", "amphibian", "canoe", "catamaran", "container ship", "fireboat", "gondola", "lifeboat",
+        "liner",
         "paddle", "paddlewheel", "pirate", "schooner", "speedboat", "submarine", "trimaran", "wreck", "yawl",
         // Fields and open country.
         "hay", "harvester", "thresher", "plow", "oxcart", "worm fence", "rapeseed", "corn", "ear", "megalith",
         "mountain tent", "yurt",
         // Animals of plains and shores.
-        "zebra", "hartebeest", "impala", "gazelle", "ostrich", "bison", "Arabian camel", "African elephant", "albatross",
+        "zebra", "hartebeest", "impala", "gazelle", "ostrich", "bison", "Arabian camel", "African elephant",
+        "albatross",
         "pelican", "oystercatcher", "redshank", "dowitcher", "red-backed sandpiper", "king penguin", "sea lion",
         "grey whale", "killer whale",
         // Seen from the air or against the sky over land.

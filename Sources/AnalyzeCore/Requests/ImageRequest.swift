@@ -53,7 +53,9 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
 extension ImageRequest {
     public static var kindAliases: [String] { [] }
     public static var cost: Int { 0 }
-    public static var countNoun: String { kind.rawValue.hasSuffix("s") ? String(kind.rawValue.dropLast()) : kind.rawValue }
+    public static var countNoun: String {
+        kind.rawValue.hasSuffix("s") ? String(kind.rawValue.dropLast()) : kind.rawValue
+    }
     public static var extraCountNouns: [String: String] { [:] }
     public static var optionalModels: [OptionalModel] { [] }
     public static var runsWhenNoneAsked: Bool { true }

@@ -8,7 +8,9 @@ public struct ObjectRequest: ImageRequest {
     public static let cost = 3
     public static var optionalModels: [OptionalModel] {
         NetworkModel.yolov4Tiny.files.map {
-            OptionalModel(use: "objects, MIT-licensed alternative (--model yolov4-tiny.weights)", model: $0, without: "--objects has YOLO11n (AGPL-3.0) only")
+            OptionalModel(
+                use: "objects, MIT-licensed alternative (--model yolov4-tiny.weights)", model: $0,
+                without: "--objects has YOLO11n (AGPL-3.0) only")
         }
     }
 
@@ -34,8 +36,10 @@ public struct ObjectRequest: ImageRequest {
 
     public init() { self.init(model: .yolo11n) }
 
-    public init(model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
-                maximumOverlap: Double = 0.45, maximumObservations: Int = 100) {
+    public init(
+        model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
+        maximumOverlap: Double = 0.45, maximumObservations: Int = 100
+    ) {
         self.model = model
         self.minimumConfidence = minimumConfidence
         self.maximumOverlap = maximumOverlap
@@ -44,10 +48,14 @@ public struct ObjectRequest: ImageRequest {
 
     public var models: [ModelIdentity] { model.files }
 
-    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [RecognizedObjectObservation] {
+    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError)
+        -> [RecognizedObjectObservation]
+    {
         let network = try engines.network(model)
-        return try network.detect(in: network.source(in: image), reducedFrom: (image.width, image.height), minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
-                                  maximumObservations: maximumObservations, minimumLabelScore: Self.minimumLabelScore)
+        return try network.detect(
+            in: network.source(in: image), reducedFrom: (image.width, image.height),
+            minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+            maximumObservations: maximumObservations, minimumLabelScore: Self.minimumLabelScore)
     }
 }
 

@@ -26,8 +26,10 @@ extension TextRequest {
     /// Page `page` of a PDF, rendered at `resolution` dpi to `width` × `height` pixels: its text from its
     /// own text layer when ``pdfText`` says to take it there, with the boxes in those pixels; nil when the
     /// page is to be read by OCR. What poppler could not read becomes a warning.
-    func pdfPageText(of document: PDFRenderer.Source, page: Int, resolution: Int, width: Int, height: Int,
-                     warnings: inout [String]) -> RecognizedPage? {
+    func pdfPageText(
+        of document: PDFRenderer.Source, page: Int, resolution: Int, width: Int, height: Int,
+        warnings: inout [String]
+    ) -> RecognizedPage? {
         if pdfText == .ocr || (pdfText == .auto && characterBoxes) { return nil }
         let scale = Double(resolution) / 72
         let layer: PDFTextLayer.Layer
@@ -41,7 +43,8 @@ extension TextRequest {
             guard layer.wordCount > 0, layer.isUsable else { return nil }
             let coverage: Double
             do {
-                coverage = try PDFTextLayer.imageCoverage(document, page: page, area: Double(width * height) / (scale * scale))
+                coverage = try PDFTextLayer.imageCoverage(
+                    document, page: page, area: Double(width * height) / (scale * scale))
             } catch {
                 warnings.append("\(error.message); the page's pixels are read instead")
                 return nil

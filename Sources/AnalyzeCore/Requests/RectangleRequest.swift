@@ -25,8 +25,11 @@ public struct RectangleRequest: ImageRequest {
 
     public init() { self.init(minimumAspectRatio: 0.5) }
 
-    public init(minimumAspectRatio: Double = 0.5, maximumAspectRatio: Double = 1.0, quadratureTolerance: Double = 30,
-                minimumSize: Double = 0.2, minimumConfidence: Double = 0, maximumObservations: Int = RectangleRequest.defaultMaximumObservations) {
+    public init(
+        minimumAspectRatio: Double = 0.5, maximumAspectRatio: Double = 1.0, quadratureTolerance: Double = 30,
+        minimumSize: Double = 0.2, minimumConfidence: Double = 0,
+        maximumObservations: Int = RectangleRequest.defaultMaximumObservations
+    ) {
         self.minimumAspectRatio = minimumAspectRatio
         self.maximumAspectRatio = maximumAspectRatio
         self.quadratureTolerance = quadratureTolerance
@@ -35,11 +38,13 @@ public struct RectangleRequest: ImageRequest {
         self.maximumObservations = maximumObservations
     }
 
-    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [RectangleObservation] {
+    public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> [RectangleObservation]
+    {
         guard maximumObservations > 0 else { return [] }
-        var params = aocv_rect_params(minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
-                                      quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
-                                      minimum_confidence: minimumConfidence, maximum_observations: Int32(maximumObservations))
+        var params = aocv_rect_params(
+            minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
+            quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
+            minimum_confidence: minimumConfidence, maximum_observations: Int32(maximumObservations))
         var quads = [aocv_quad](repeating: aocv_quad(), count: maximumObservations)
         var status = aocv_status()
         let gray = try image.gray()
@@ -47,12 +52,15 @@ public struct RectangleRequest: ImageRequest {
             guard let base = buffer.baseAddress else { return 0 }
             return aocv_detect_rectangles(gray.handle, &params, base, Int32(buffer.count), &status)
         }
-        guard count >= 0 else { throw AnalysisError(.engineFailed, "rectangle detection failed: " + OpenCVMat.message(of: &status)) }
+        guard count >= 0 else {
+            throw AnalysisError(.engineFailed, "rectangle detection failed: " + OpenCVMat.message(of: &status))
+        }
         return quads.prefix(Int(count)).map { q in
             let (xs, ys) = (q.x, q.y)
-            return RectangleObservation(topLeft: PixelPoint(x: xs.0, y: ys.0), topRight: PixelPoint(x: xs.1, y: ys.1),
-                                        bottomRight: PixelPoint(x: xs.2, y: ys.2), bottomLeft: PixelPoint(x: xs.3, y: ys.3),
-                                        confidence: q.confidence)
+            return RectangleObservation(
+                topLeft: PixelPoint(x: xs.0, y: ys.0), topRight: PixelPoint(x: xs.1, y: ys.1),
+                bottomRight: PixelPoint(x: xs.2, y: ys.2), bottomLeft: PixelPoint(x: xs.3, y: ys.3),
+                confidence: q.confidence)
         }
     }
 }

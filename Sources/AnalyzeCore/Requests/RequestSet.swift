@@ -46,7 +46,8 @@ public struct RequestSet: Sendable, Hashable, Encodable {
     public var models: [ModelIdentity] { requests.flatMap(\.models) }
 
     public static func == (a: RequestSet, b: RequestSet) -> Bool {
-        a.requests.count == b.requests.count && a.requests.allSatisfy { request in b[request.kind].map(request.isEqual(to:)) ?? false }
+        a.requests.count == b.requests.count
+            && a.requests.allSatisfy { request in b[request.kind].map(request.isEqual(to:)) ?? false }
     }
 
     public func hash(into hasher: inout Hasher) {

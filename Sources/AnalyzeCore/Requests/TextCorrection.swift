@@ -18,8 +18,9 @@ public struct TextCorrection: Sendable, Hashable, Codable {
         guard !customWords.isEmpty else { return word }
         let scalars = Array(word)
         guard let first = scalars.firstIndex(where: { $0.isLetter || $0.isNumber }),
-              let last = scalars.lastIndex(where: { $0.isLetter || $0.isNumber }) else { return word }
-        let core = String(scalars[first ... last])
+            let last = scalars.lastIndex(where: { $0.isLetter || $0.isNumber })
+        else { return word }
+        let core = String(scalars[first...last])
         let lowered = core.lowercased()
         guard lowered.count >= 4 else { return word }
         let allowed = lowered.count >= 8 ? 2 : 1
@@ -43,8 +44,8 @@ public struct TextCorrection: Sendable, Hashable, Codable {
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let x = Array(a), y = Array(b)
         if abs(x.count - y.count) > limit { return limit + 1 }
-        var previous = Array(0 ... y.count)
-        for i in 1 ... max(1, x.count) where !x.isEmpty {
+        var previous = Array(0...y.count)
+        for i in 1...max(1, x.count) where !x.isEmpty {
             var current = [i] + [Int](repeating: 0, count: y.count)
             var rowMinimum = i
             for j in stride(from: 1, through: y.count, by: 1) {

@@ -7,10 +7,12 @@ extension TextRequest {
     /// Tesseract's codes (`eng`, `chi_sim`) or Vision's (`en-US`, `zh-Hans`).
     static func networkReads(languages: String) -> Bool {
         let codes = languages.split(whereSeparator: { $0 == "+" || $0 == "," }).map { $0.lowercased() }
-        return !codes.isEmpty && codes.allSatisfy { code in
-            code == "eng" || code == "en" || code.hasPrefix("en-") || code.hasPrefix("en_") || code == "chi_sim" || code == "zh"
-                || code.hasPrefix("zh-hans") || code == "zh-cn"
-        }
+        return !codes.isEmpty
+            && codes.allSatisfy { code in
+                code == "eng" || code == "en" || code.hasPrefix("en-") || code.hasPrefix("en_") || code == "chi_sim"
+                    || code == "zh"
+                    || code.hasPrefix("zh-hans") || code == "zh-cn"
+            }
     }
 
     /// Whether the languages asked for are English alone (the network then reads English characters only).
@@ -35,20 +37,20 @@ extension TextRequest {
         var histogram = [Int](repeating: 0, count: 256)
         var total = 0
         gray.withPixels { base, stride in
-            for y in 0 ..< gray.height {
+            for y in 0..<gray.height {
                 let row = base + y * stride
-                for x in 0 ..< gray.width { histogram[Int(row[x])] += 1 }
+                for x in 0..<gray.width { histogram[Int(row[x])] += 1 }
             }
             total = gray.width * gray.height
         }
         guard total > 0 else { return 0 }
         // The paper: the light level with the most pixels within 8 levels of it.
         var paper = lightestPaper, most = -1
-        for level in lightestPaper ... 255 {
-            let count = histogram[max(0, level - 8) ... min(255, level + 8)].reduce(0, +)
+        for level in lightestPaper...255 {
+            let count = histogram[max(0, level - 8)...min(255, level + 8)].reduce(0, +)
             if count > most { (paper, most) = (level, count) }
         }
-        let near = histogram[max(0, paper - paperTolerance) ... min(255, paper + paperTolerance)].reduce(0, +)
+        let near = histogram[max(0, paper - paperTolerance)...min(255, paper + paperTolerance)].reduce(0, +)
         return Double(near) / Double(total)
     }
 
@@ -62,7 +64,10 @@ extension TextRequest {
             gray = try image.reduction(toFit: side, side, gray: true)
         }
         let scale = min(1, Double(side) / Double(max(gray.width, gray.height)))
-        if scale < 1 { gray = try gray.resized(width: max(1, Int(Double(gray.width) * scale)), height: max(1, Int(Double(gray.height) * scale))) }
+        if scale < 1 {
+            gray = try gray.resized(
+                width: max(1, Int(Double(gray.width) * scale)), height: max(1, Int(Double(gray.height) * scale)))
+        }
         return paperFraction(of: gray) >= cleanPageFraction
     }
 
@@ -79,38 +84,48 @@ extension TextRequest {
 
     /// Reads `area` of `image` (the whole image when nil) with the network: lines found, read, kept
     /// when sure enough, in reading order.
-    func readWithNetwork(_ image: UprightImage, in area: TextArea?, models: TextReaderModels,
-                         engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+    func readWithNetwork(
+        _ image: UprightImage, in area: TextArea?, models: TextReaderModels,
+        engines: WorkerEngines
+    ) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
         let reader = try engines.textLineReader(models)
         let part = area.map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         let w = part?.width ?? image.width, h = part?.height ?? image.height
         let sides = recognitionLevel.detectorSides
-        let input = TextLineReader.detectorInput(width: w, height: h, shortSide: sides.short, longSide: sides.long, maximumZoom: 2)
+        let input = TextLineReader.detectorInput(
+            width: w, height: h, shortSide: sides.short, longSide: sides.long, maximumZoom: 2)
         var found = try reader.detect(in: image.pixels, part: part, input: input, boxThreshold: Self.minimumLineScore)
         if minimumTextHeight > 0 {
             let least = minimumTextHeight * Double(image.height)
             found = found.filter { Self.across($0.corners) >= least }
         }
-        let read = try reader.read(found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
-                                   englishOnly: Self.englishOnly(languages))
+        let read = try reader.read(
+            found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
+            englishOnly: Self.englishOnly(languages))
         let lines = Self.inReadingOrder(Self.joiningRows(Self.withoutEchoes(read.compactMap { observation(of: $0) })))
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }
 
     /// Reads a line image (``lineImageHeight``) whole with the network; nil when it reads nothing sure enough.
-    func readLineImage(_ image: UprightImage, models: TextReaderModels, engines: WorkerEngines) throws(AnalysisError) -> [TextObservation]? {
+    func readLineImage(_ image: UprightImage, models: TextReaderModels, engines: WorkerEngines) throws(AnalysisError)
+        -> [TextObservation]?
+    {
         let reader = try engines.textLineReader(models)
         let (w, h) = (Double(image.width), Double(image.height))
-        let whole = DetectedLine(corners: [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)], score: 1)
-        let read = try reader.read([whole], in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
-                                   englishOnly: Self.englishOnly(languages))
+        let whole = DetectedLine(
+            corners: [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)],
+            score: 1)
+        let read = try reader.read(
+            [whole], in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
+            englishOnly: Self.englishOnly(languages))
         let lines = read.compactMap { observation(of: $0) }
         return lines.isEmpty ? nil : lines
     }
 
     /// The line's height across its reading direction.
     static func across(_ c: [PixelPoint]) -> Double {
-        let w = max(c[0].distance(to: c[1]), c[3].distance(to: c[2])), h = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
+        let w = max(c[0].distance(to: c[1]), c[3].distance(to: c[2])),
+            h = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
         return h >= TextLineReader.verticalRatio * w ? w : h
     }
 
@@ -118,15 +133,20 @@ extension TextRequest {
     /// Corners are given as the line reads; words are the runs of characters between spaces, each boxed
     /// by the span of the line it was read in.
     func observation(of read: ReadLine) -> TextObservation? {
-        guard read.confidence >= Self.minimumLineConfidence, read.text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        guard read.confidence >= Self.minimumLineConfidence, read.text.contains(where: { $0.isLetter || $0.isNumber })
+        else { return nil }
         let c = read.line.corners
         // The quadrilateral as the line reads: a vertical line was turned a quarter counter-clockwise
         // (its top-right corner first), an upside-down one half a turn.
         var reading = read.quarterTurn ? [c[1], c[2], c[3], c[0]] : c
         if read.halfTurn { reading = [reading[2], reading[3], reading[0], reading[1]] }
         func point(_ u: Double, _ v: Double) -> PixelPoint {
-            let top = (x: reading[0].x + u * (reading[1].x - reading[0].x), y: reading[0].y + u * (reading[1].y - reading[0].y))
-            let bottom = (x: reading[3].x + u * (reading[2].x - reading[3].x), y: reading[3].y + u * (reading[2].y - reading[3].y))
+            let top = (
+                x: reading[0].x + u * (reading[1].x - reading[0].x), y: reading[0].y + u * (reading[1].y - reading[0].y)
+            )
+            let bottom = (
+                x: reading[3].x + u * (reading[2].x - reading[3].x), y: reading[3].y + u * (reading[2].y - reading[3].y)
+            )
             return PixelPoint(x: top.x + v * (bottom.x - top.x), y: top.y + v * (bottom.y - top.y))
         }
         func box(_ start: Double, _ end: Double) -> BoundingBox {
@@ -138,9 +158,17 @@ extension TextRequest {
             guard !run.isEmpty, let first = run.first, let last = run.last else { return }
             let text = correction.corrected(run.map(\.character).joined())
             let confidence = run.reduce(0) { $0 + $1.probability } / Double(run.count)
-            let characters = characterBoxes ? run.map { RecognizedCharacter(string: $0.character, confidence: $0.probability, boundingBox: box($0.start, $0.end)) } : nil
+            let characters =
+                characterBoxes
+                ? run.map {
+                    RecognizedCharacter(
+                        string: $0.character, confidence: $0.probability, boundingBox: box($0.start, $0.end))
+                } : nil
             if confidence >= minimumConfidence {
-                words.append(RecognizedWord(string: text, confidence: confidence, boundingBox: box(first.start, last.end), characters: characters))
+                words.append(
+                    RecognizedWord(
+                        string: text, confidence: confidence, boundingBox: box(first.start, last.end),
+                        characters: characters))
             }
             run = []
         }
@@ -150,10 +178,13 @@ extension TextRequest {
         flush()
         guard !words.isEmpty else { return nil }
         let string = words.map(\.string).joined(separator: " ")
-        let candidates = read.alternatives.map { TextCandidate(string: $0.text.trimmingCharacters(in: .whitespaces), confidence: $0.confidence) }
-            .filter { !$0.string.isEmpty && $0.string != string }
-        return TextObservation(string: string, confidence: read.confidence, boundingBox: BoundingBox(enclosing: reading), words: words,
-                               corners: reading, topCandidates: candidates.isEmpty ? nil : candidates, recognizer: "ppocr")
+        let candidates = read.alternatives.map {
+            TextCandidate(string: $0.text.trimmingCharacters(in: .whitespaces), confidence: $0.confidence)
+        }
+        .filter { !$0.string.isEmpty && $0.string != string }
+        return TextObservation(
+            string: string, confidence: read.confidence, boundingBox: BoundingBox(enclosing: reading), words: words,
+            corners: reading, topCandidates: candidates.isEmpty ? nil : candidates, recognizer: "ppocr")
     }
 
     /// The lines without echoes: a line that lies mostly (70% of its box) inside another's box and reads
@@ -163,9 +194,12 @@ extension TextRequest {
         return lines.enumerated().compactMap { i, line in
             let text = squeezed(line.string), box = line.boundingBox
             let echo = lines.enumerated().contains { j, other in
-                guard j != i, other.string.count > line.string.count || (other.string.count == line.string.count && j < i) else { return false }
+                guard j != i,
+                    other.string.count > line.string.count || (other.string.count == line.string.count && j < i)
+                else { return false }
                 let o = other.boundingBox
-                let w = min(box.x + box.width, o.x + o.width) - max(box.x, o.x), h = min(box.y + box.height, o.y + o.height) - max(box.y, o.y)
+                let w = min(box.x + box.width, o.x + o.width) - max(box.x, o.x),
+                    h = min(box.y + box.height, o.y + o.height) - max(box.y, o.y)
                 return w > 0 && h > 0 && w * h >= 0.7 * box.width * box.height && squeezed(other.string).contains(text)
             }
             return echo ? nil : line
@@ -213,11 +247,13 @@ extension TextRequest {
                 var next: (index: Int, gap: Double)?
                 for j in rows.indices where j != i {
                     guard let lastOfI = rows[i].last, let firstOfJ = rows[j].first,
-                          let a = LineFrame(lastOfI), let b = LineFrame(firstOfJ) else { continue }
+                        let a = LineFrame(lastOfI), let b = LineFrame(firstOfJ)
+                    else { continue }
                     let o = a.offset(of: b)
                     let gap = o.along - a.length / 2 - b.length / 2
                     guard a.dx * b.dx + a.dy * b.dy > 0.995, max(a.height, b.height) <= 1.5 * min(a.height, b.height),
-                          abs(o.across) <= a.height / 3, o.along > 0, gap > -a.height / 2, gap <= rowGap * a.height else { continue }
+                        abs(o.across) <= a.height / 3, o.along > 0, gap > -a.height / 2, gap <= rowGap * a.height
+                    else { continue }
                     if next.map({ gap < $0.gap }) ?? true { next = (j, gap) }
                 }
                 if let next {
@@ -229,13 +265,16 @@ extension TextRequest {
             }
         }
         return rows.map { row in
-            guard row.count > 1, let first = row.first, let last = row.last, let f = first.corners, let l = last.corners else { return row[0] }
+            guard row.count > 1, let first = row.first, let last = row.last, let f = first.corners, let l = last.corners
+            else { return row[0] }
             let words = row.flatMap(\.words)
             let characters = row.reduce(0) { $0 + $1.string.count }
             let confidence = row.reduce(0) { $0 + $1.confidence * Double($1.string.count) } / Double(max(1, characters))
             let corners = [f[0], l[1], l[2], f[3]]
-            return TextObservation(string: row.map(\.string).joined(separator: " "), confidence: confidence, boundingBox: BoundingBox(enclosing: row.flatMap { $0.corners ?? [] }),
-                                   words: words, corners: corners, topCandidates: nil, recognizer: first.recognizer)
+            return TextObservation(
+                string: row.map(\.string).joined(separator: " "), confidence: confidence,
+                boundingBox: BoundingBox(enclosing: row.flatMap { $0.corners ?? [] }),
+                words: words, corners: corners, topCandidates: nil, recognizer: first.recognizer)
         }
     }
 
@@ -251,14 +290,15 @@ extension TextRequest {
         var placed = lines.indices.map { i -> Placed in
             let b = lines[i].boundingBox
             let (x, y) = frames[i].map { ($0.cx, $0.cy) } ?? (b.x + b.width / 2, b.y + b.height / 2)
-            return Placed(line: lines[i], along: x * dx + y * dy, across: -x * dy + y * dx, height: frames[i]?.height ?? b.height)
+            return Placed(
+                line: lines[i], along: x * dx + y * dy, across: -x * dy + y * dx, height: frames[i]?.height ?? b.height)
         }
         placed.sort { ($0.across, $0.along, $0.line.string) < ($1.across, $1.along, $1.line.string) }
         guard placed.count > 1 else { return placed.map(\.line) }
         var swapped = true
         while swapped {
             swapped = false
-            for i in 0 ..< placed.count - 1 {
+            for i in 0..<placed.count - 1 {
                 let a = placed[i], b = placed[i + 1]
                 if abs(a.across - b.across) < min(a.height, b.height) / 2 && b.along < a.along {
                     placed.swapAt(i, i + 1)

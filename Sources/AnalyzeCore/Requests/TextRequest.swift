@@ -8,9 +8,15 @@ public struct TextRequest: ImageRequest {
     public static let countNoun = "text line"
     public static let extraCountNouns = ["words": "word"]
     public static var optionalModels: [OptionalModel] {
-        [OptionalModel(use: "text (--text-gate auto)", model: ppocrDetector.identity, without: "every large image is read whole")]
+        [
+            OptionalModel(
+                use: "text (--text-gate auto)", model: ppocrDetector.identity,
+                without: "every large image is read whole")
+        ]
             + TextReaderModels.ppocrV4.identities.map {
-                OptionalModel(use: "text (--text-gate auto)", model: $0, without: "Tesseract reads photos, signs and receipts too")
+                OptionalModel(
+                    use: "text (--text-gate auto)", model: $0, without: "Tesseract reads photos, signs and receipts too"
+                )
             }
     }
 
@@ -86,15 +92,17 @@ public struct TextRequest: ImageRequest {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(languages: try c.decode(String.self, forKey: .languages), characterBoxes: try c.decode(Bool.self, forKey: .characterBoxes),
-                  minimumConfidence: try c.decode(Double.self, forKey: .minimumConfidence),
-                  detectsPageRotation: try c.decode(Bool.self, forKey: .detectsPageRotation),
-                  textDetector: try c.decodeIfPresent(TextDetectorModel.self, forKey: .textDetector),
-                  pdfText: try c.decodeIfPresent(PDFText.self, forKey: .pdfText) ?? .auto,
-                  reader: try c.decodeIfPresent(TextReaderModels.self, forKey: .reader),
-                  recognitionLevel: try c.decodeIfPresent(TextRecognitionLevel.self, forKey: .recognitionLevel) ?? .accurate,
-                  minimumTextHeight: try c.decodeIfPresent(Double.self, forKey: .minimumTextHeight) ?? 0,
-                  customWords: try c.decodeIfPresent([String].self, forKey: .customWords) ?? [])
+        self.init(
+            languages: try c.decode(String.self, forKey: .languages),
+            characterBoxes: try c.decode(Bool.self, forKey: .characterBoxes),
+            minimumConfidence: try c.decode(Double.self, forKey: .minimumConfidence),
+            detectsPageRotation: try c.decode(Bool.self, forKey: .detectsPageRotation),
+            textDetector: try c.decodeIfPresent(TextDetectorModel.self, forKey: .textDetector),
+            pdfText: try c.decodeIfPresent(PDFText.self, forKey: .pdfText) ?? .auto,
+            reader: try c.decodeIfPresent(TextReaderModels.self, forKey: .reader),
+            recognitionLevel: try c.decodeIfPresent(TextRecognitionLevel.self, forKey: .recognitionLevel) ?? .accurate,
+            minimumTextHeight: try c.decodeIfPresent(Double.self, forKey: .minimumTextHeight) ?? 0,
+            customWords: try c.decodeIfPresent([String].self, forKey: .customWords) ?? [])
     }
 
     /// Options at their defaults are left out (`pdfText`, the level, the height, the words), so that
@@ -118,14 +126,19 @@ public struct TextRequest: ImageRequest {
     /// Text in `languages` with the networks `gate` asks for (the command line's `--text-gate`; `.auto`
     /// is its default: PP-OCR's networks read photos when `scripts/fetch-models` has fetched them).
     public init(languages: String = "eng", gate: TextGate) {
-        self.init(languages: languages, textDetector: gate.detector.model, detectorIsOptional: gate.detector.isOptional,
-                  reader: gate.reader.models, readerIsOptional: gate.reader.isOptional)
+        self.init(
+            languages: languages, textDetector: gate.detector.model, detectorIsOptional: gate.detector.isOptional,
+            reader: gate.reader.models, readerIsOptional: gate.reader.isOptional)
     }
 
-    public init(languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0, detectsPageRotation: Bool = true,
-                textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto,
-                reader: TextReaderModels? = nil, readerIsOptional: Bool = false, recognitionLevel: TextRecognitionLevel = .accurate,
-                minimumTextHeight: Double = 0, customWords: [String] = []) {
+    public init(
+        languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0,
+        detectsPageRotation: Bool = true,
+        textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto,
+        reader: TextReaderModels? = nil, readerIsOptional: Bool = false,
+        recognitionLevel: TextRecognitionLevel = .accurate,
+        minimumTextHeight: Double = 0, customWords: [String] = []
+    ) {
         self.languages = languages
         self.reader = reader
         self.readerIsOptional = readerIsOptional
@@ -148,11 +161,14 @@ public struct TextRequest: ImageRequest {
         if let page = image.documentPage {
             var warnings: [String] = []
             let pageText = PDFRenderer.$pageTimeout.withValue(page.timeout) {
-                pdfPageText(of: page.document, page: page.number, resolution: page.resolution, width: image.width, height: image.height, warnings: &warnings)
+                pdfPageText(
+                    of: page.document, page: page.number, resolution: page.resolution, width: image.width,
+                    height: image.height, warnings: &warnings)
             }
             page.warn(warnings)
             if let pageText {
-                return pageText.source == .pdfTextLayerAndOCR ? try readingAround(pageText, in: image, engines: engines) : pageText
+                return pageText.source == .pdfTextLayerAndOCR
+                    ? try readingAround(pageText, in: image, engines: engines) : pageText
             }
         }
         let network = reader.flatMap { Self.networkReads(languages: languages) ? $0 : nil }
@@ -169,7 +185,9 @@ public struct TextRequest: ImageRequest {
         if let network, image.height <= Self.lineImageHeight, image.width >= image.height {
             if try isPage(nil) {
                 let read = try read(image, in: nil, engines: engines)
-                if Self.meanConfidence(read.lines) >= Self.sureLineConfidence { return page(read.lines, fullText: read.fullText, image: image) }
+                if Self.meanConfidence(read.lines) >= Self.sureLineConfidence {
+                    return page(read.lines, fullText: read.fullText, image: image)
+                }
             }
             if let lines = try readLineImage(image, models: network, engines: engines) {
                 return page(lines, fullText: lines.map(\.string).joined(separator: "\n"), image: image)
@@ -182,16 +200,19 @@ public struct TextRequest: ImageRequest {
             let areas = TextArea.areas(enclosing: regions, width: image.width, height: image.height)
             // Text in parts of the photo (signs, labels) is read there, each part on its own, in
             // reading order (no region: no part, nothing read); a page of text, whole.
-            if areas.reduce(0, { $0 + $1.width * $1.height }) <= Int(Self.maximumAreaFraction * Double(image.width * image.height)) {
+            if areas.reduce(0, { $0 + $1.width * $1.height })
+                <= Int(Self.maximumAreaFraction * Double(image.width * image.height))
+            {
                 var lines: [TextObservation] = [], texts: [String] = []
                 for area in areas {
                     // Each part by the engine that reads its kind: a pasted page or a printed label
                     // on white by Tesseract, the rest of a photo by the network.
-                    let part = if let network, !(try isPage(area)) {
-                        try readWithNetwork(image, in: area, models: network, engines: engines)
-                    } else {
-                        Self.vouched(try read(image, in: area, engines: engines), regions: regions)
-                    }
+                    let part =
+                        if let network, !(try isPage(area)) {
+                            try readWithNetwork(image, in: area, models: network, engines: engines)
+                        } else {
+                            Self.vouched(try read(image, in: area, engines: engines), regions: regions)
+                        }
                     lines += part.lines
                     if !part.fullText.isEmpty { texts.append(part.fullText) }
                 }
@@ -205,7 +226,8 @@ public struct TextRequest: ImageRequest {
             // A photo the detector finds no text in has none to read: the line networks (about half a
             // second on a 1 MP photo) do not run.
             if let textDetector, image.width * image.height <= Self.gatePixels,
-               try Self.regions(in: image, detector: textDetector, engines: engines).isEmpty {
+                try Self.regions(in: image, detector: textDetector, engines: engines).isEmpty
+            {
                 return page([], fullText: "", image: image)
             }
             let read = try readWithNetwork(image, in: nil, models: network, engines: engines)
@@ -216,7 +238,9 @@ public struct TextRequest: ImageRequest {
     }
 
     /// Where the gate's detector (``TextRegionDetector``, on a copy of at most 672×512 pixels) finds text.
-    static func regions(in image: UprightImage, detector model: TextDetectorModel, engines: WorkerEngines) throws(AnalysisError) -> [BoundingBox] {
+    static func regions(in image: UprightImage, detector model: TextDetectorModel, engines: WorkerEngines)
+        throws(AnalysisError) -> [BoundingBox]
+    {
         let detector = try engines.textRegionDetector(model)
         let input = TextDetectorModel.input(forWidth: image.width, height: image.height)
         let source = try image.reduction(toFit: input.width, input.height)
@@ -226,7 +250,9 @@ public struct TextRequest: ImageRequest {
     /// The recognised page with ``minimumTextHeight`` and the custom words applied to every line
     /// (those the network read have them already).
     func page(_ lines: [TextObservation], fullText: String, image: UprightImage) -> RecognizedPage {
-        guard minimumTextHeight > 0 || !correction.customWords.isEmpty else { return RecognizedPage(lines: lines, fullText: fullText) }
+        guard minimumTextHeight > 0 || !correction.customWords.isEmpty else {
+            return RecognizedPage(lines: lines, fullText: fullText)
+        }
         let least = minimumTextHeight * Double(image.height)
         var changed = false
         let kept = lines.compactMap { line -> TextObservation? in
@@ -234,12 +260,16 @@ public struct TextRequest: ImageRequest {
             guard height >= least else { changed = true; return nil }
             guard line.recognizer == nil, !correction.customWords.isEmpty else { return line }
             let words = line.words.map { w in
-                RecognizedWord(string: correction.corrected(w.string), confidence: w.confidence, boundingBox: w.boundingBox, characters: w.characters)
+                RecognizedWord(
+                    string: correction.corrected(w.string), confidence: w.confidence, boundingBox: w.boundingBox,
+                    characters: w.characters)
             }
             guard words != line.words else { return line }
             changed = true
-            return TextObservation(string: words.map(\.string).joined(separator: " "), confidence: line.confidence, boundingBox: line.boundingBox,
-                                   words: words, corners: line.corners, topCandidates: line.topCandidates, recognizer: line.recognizer)
+            return TextObservation(
+                string: words.map(\.string).joined(separator: " "), confidence: line.confidence,
+                boundingBox: line.boundingBox,
+                words: words, corners: line.corners, topCandidates: line.topCandidates, recognizer: line.recognizer)
         }
         return RecognizedPage(lines: kept, fullText: changed ? kept.map(\.string).joined(separator: "\n") : fullText)
     }
@@ -249,19 +279,23 @@ public struct TextRequest: ImageRequest {
     /// whole. Lines of the reading that touch a layer word (what is left of a blanked word) or that
     /// Tesseract is unsure of (under ``unvouchedMinimumConfidence``: a chart's axes and ticks read as
     /// letters) are dropped. The layer's lines come first, in the layer's order, then the read lines.
-    func readingAround(_ layer: RecognizedPage, in image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
+    func readingAround(_ layer: RecognizedPage, in image: UprightImage, engines: WorkerEngines) throws(AnalysisError)
+        -> RecognizedPage
+    {
         let layerWords = layer.lines.flatMap(\.words).map(\.boundingBox)
-        let rest = try read(UprightImage(pixels: try Self.blanking(layerWords, in: image), orientation: .up), in: nil, engines: engines)
+        let rest = try read(
+            UprightImage(pixels: try Self.blanking(layerWords, in: image), orientation: .up), in: nil, engines: engines)
         let read = rest.lines.filter { line in
             line.confidence >= Self.unvouchedMinimumConfidence && !layerWords.contains { $0.overlaps(line.boundingBox) }
         }
         let texts = [layer.fullText, read.map(\.string).joined(separator: "\n")].filter { !$0.isEmpty }
-        return RecognizedPage(lines: layer.lines + read, fullText: texts.joined(separator: "\n\n"), source: .pdfTextLayerAndOCR)
+        return RecognizedPage(
+            lines: layer.lines + read, fullText: texts.joined(separator: "\n\n"), source: .pdfTextLayerAndOCR)
     }
 
     /// A gray copy of `image` with every box (and ``blankingMargin`` around it) white.
     static func blanking(_ boxes: [BoundingBox], in image: UprightImage) throws(AnalysisError) -> OpenCVMat {
-        let blanked = try image.gray().gray()   // a copy: a gray page's own pixels are shared
+        let blanked = try image.gray().gray()  // a copy: a gray page's own pixels are shared
         for box in boxes {
             let x = max(0, Int(box.x) - blankingMargin), y = max(0, Int(box.y) - blankingMargin)
             let right = min(blanked.width, Int((box.x + box.width).rounded(.up)) + blankingMargin)
@@ -282,11 +316,17 @@ public struct TextRequest: ImageRequest {
     /// is read whole; what else Tesseract reads there is mostly the photo's texture read as junk. On
     /// 30 photos with a pasted page, every junk line had a confidence of 0.44 or less and every line of
     /// the page 0.79 or more. The whole text loses the same lines.
-    static func vouched(_ page: (lines: [TextObservation], fullText: String), regions: [BoundingBox]) -> (lines: [TextObservation], fullText: String) {
+    static func vouched(_ page: (lines: [TextObservation], fullText: String), regions: [BoundingBox]) -> (
+        lines: [TextObservation], fullText: String
+    ) {
         func overlapsARegion(_ box: BoundingBox) -> Bool { regions.contains { $0.overlaps(box) } }
         var kept: [TextObservation] = [], dropped: [String] = []
         for line in page.lines {
-            if line.confidence >= unvouchedMinimumConfidence || overlapsARegion(line.boundingBox) { kept.append(line) } else { dropped.append(line.string) }
+            if line.confidence >= unvouchedMinimumConfidence || overlapsARegion(line.boundingBox) {
+                kept.append(line)
+            } else {
+                dropped.append(line.string)
+            }
         }
         guard !dropped.isEmpty else { return page }
         // The whole text holds each line as its own row: a row that reads as a dropped line is taken
@@ -333,9 +373,11 @@ public struct TextRequest: ImageRequest {
         /// A region grown by its margins, within the image; nil when nothing of it is left.
         init?(growing r: BoundingBox, width imageWidth: Int, height imageHeight: Int) {
             let small = r.height > Self.smallPrintHeight ? 0 : r.height
-            let dy = max(16, r.height, Self.verticalMargin * small), dx = max(16, r.height, Self.horizontalMargin * small)
+            let dy = max(16, r.height, Self.verticalMargin * small),
+                dx = max(16, r.height, Self.horizontalMargin * small)
             let left = max(0, Int(r.x - dx)), top = max(0, Int(r.y - dy))
-            let right = min(imageWidth, Int((r.x + r.width + dx).rounded(.up))), bottom = min(imageHeight, Int((r.y + r.height + dy).rounded(.up)))
+            let right = min(imageWidth, Int((r.x + r.width + dx).rounded(.up))),
+                bottom = min(imageHeight, Int((r.y + r.height + dy).rounded(.up)))
             guard right > left, bottom > top else { return nil }
             self.init(x: left, y: top, width: right - left, height: bottom - top)
         }
@@ -344,8 +386,9 @@ public struct TextRequest: ImageRequest {
 
         func union(_ other: TextArea) -> TextArea {
             let left = min(x, other.x), top = min(y, other.y)
-            return TextArea(x: left, y: top, width: max(x + width, other.x + other.width) - left,
-                            height: max(y + height, other.y + other.height) - top)
+            return TextArea(
+                x: left, y: top, width: max(x + width, other.x + other.width) - left,
+                height: max(y + height, other.y + other.height) - top)
         }
 
         /// The parts to read: the regions grown, those that overlap joined (again, until none
@@ -374,7 +417,9 @@ public struct TextRequest: ImageRequest {
         }
     }
 
-    func read(_ image: UprightImage, in area: TextArea?, engines: WorkerEngines) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+    func read(_ image: UprightImage, in area: TextArea?, engines: WorkerEngines) throws(AnalysisError) -> (
+        lines: [TextObservation], fullText: String
+    ) {
         let engine = try engines.textEngine(languages: languages)
         var gray = try image.gray()
         var toImage: [Double]?
@@ -385,7 +430,9 @@ public struct TextRequest: ImageRequest {
         // Read scaled down, every box mapped back: a page of large print at the size its glyphs need
         // (``GlyphScale``); a page with a side over 32767 px, which Tesseract refuses, to fit.
         let side = max(gray.width, gray.height)
-        if let scale = side > Self.maximumSide ? Double(Self.maximumSide) / Double(side) : try GlyphScale.scale(for: gray) {
+        if let scale = side > Self.maximumSide
+            ? Double(Self.maximumSide) / Double(side) : try GlyphScale.scale(for: gray)
+        {
             let w = max(1, Int(Double(gray.width) * scale)), h = max(1, Int(Double(gray.height) * scale))
             let (fullWidth, fullHeight) = (gray.width, gray.height)
             gray = try gray.resized(width: w, height: h)
@@ -394,8 +441,10 @@ public struct TextRequest: ImageRequest {
         }
         var page = try engine.recognize(gray, characterBoxes: characterBoxes)
         if detectsPageRotation, Self.isPoor(page.lines),
-           let osd = try? engines.textEngine(languages: "osd"),
-           let (degrees, confidence) = osd.detectOrientation(gray), degrees != 0, confidence >= Self.minimumOrientationConfidence {
+            let osd = try? engines.textEngine(languages: "osd"),
+            let (degrees, confidence) = osd.detectOrientation(gray), degrees != 0,
+            confidence >= Self.minimumOrientationConfidence
+        {
             let (turned, inverse) = try gray.rotated(byDegrees: Double(degrees), fill: 255)
             let second = try engine.recognize(turned, characterBoxes: characterBoxes)
             if Self.meanConfidence(second.lines) > Self.meanConfidence(page.lines) {
@@ -407,8 +456,9 @@ public struct TextRequest: ImageRequest {
         let lines = page.lines.compactMap { line -> TextObservation? in
             let words = line.words.filter { $0.confidence >= minimumConfidence }
             guard !words.isEmpty else { return nil }
-            return TextObservation(string: words.map(\.string).joined(separator: " "), confidence: line.confidence,
-                                   boundingBox: line.boundingBox, words: words)
+            return TextObservation(
+                string: words.map(\.string).joined(separator: " "), confidence: line.confidence,
+                boundingBox: line.boundingBox, words: words)
         }
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }

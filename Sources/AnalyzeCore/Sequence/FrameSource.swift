@@ -58,9 +58,14 @@ package final class VideoFrameSource: FrameSource {
         self.path = path
         capture = try VideoCapture(path, localFile: true, maximumPixels: maximumPixels)
         self.maximumPixels = maximumPixels
-        guard capture.width > 0, capture.height > 0 else { throw AnalysisError(.undecodable, "the video has no frame size") }
+        guard capture.width > 0, capture.height > 0 else {
+            throw AnalysisError(.undecodable, "the video has no frame size")
+        }
         guard capture.width * capture.height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels (raise it with --max-pixels)")
+            throw AnalysisError(
+                .tooLarge,
+                "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels (raise it with --max-pixels)"
+            )
         }
     }
 
@@ -73,8 +78,10 @@ package final class VideoFrameSource: FrameSource {
                 // not: AVI indexes count "repeat the previous frame" entries that FFmpeg skips
                 // (tree.avi declares 444 frames and holds 68 that span its 29.6 s).
                 if let declared = declaredFrames, framesRead < declared - max(2, declared / 100),
-                   declaredFPS.map({ (furthestTime ?? 0) < 0.9 * Double(declared) / $0 }) ?? (ffmpegLines > 0) {
-                    readError = "the video ended after \(framesRead) of its \(declared) frames: it is truncated or damaged"
+                    declaredFPS.map({ (furthestTime ?? 0) < 0.9 * Double(declared) / $0 }) ?? (ffmpegLines > 0)
+                {
+                    readError =
+                        "the video ended after \(framesRead) of its \(declared) frames: it is truncated or damaged"
                         + (warnings.last.map { " (\($0))" } ?? "")
                 }
                 return nil
@@ -93,7 +100,8 @@ package final class VideoFrameSource: FrameSource {
                 do {
                     let pixels = try capture.retrieve()
                     noteSizeChange(pixels, index: index)
-                    return SourceFrame(index: index, time: seconds, image: UprightImage(pixels: pixels, orientation: .up))
+                    return SourceFrame(
+                        index: index, time: seconds, image: UprightImage(pixels: pixels, orientation: .up))
                 } catch {
                     note("frame \(index): \(error.message)")
                 }
@@ -105,7 +113,7 @@ package final class VideoFrameSource: FrameSource {
     /// The next frame's time, or nil at the end. A damaged packet can fail one read with data after
     /// it: a few reads are tried before the video is taken as ended (at its real end they fail at once).
     private func grab() -> Double?? {
-        for _ in 0 ..< Self.readAttempts {
+        for _ in 0..<Self.readAttempts {
             if let time = capture.grab() { return time }
             if capture.end == .ended { return nil }
         }
@@ -117,7 +125,9 @@ package final class VideoFrameSource: FrameSource {
     private func noteSizeChange(_ pixels: OpenCVMat, index: Int) {
         let size = (width: pixels.width, height: pixels.height)
         if let previous = frameSize, previous != size {
-            note("frame \(index) is \(size.width)x\(size.height), the frames before it \(previous.width)x\(previous.height): each frame is analysed at its own size")
+            note(
+                "frame \(index) is \(size.width)x\(size.height), the frames before it \(previous.width)x\(previous.height): each frame is analysed at its own size"
+            )
         }
         frameSize = size
     }
@@ -131,7 +141,9 @@ package final class VideoFrameSource: FrameSource {
         for line in lines { note("FFmpeg: \(line)") }
         let refused = capture.refusedFrames
         if refused > refusedNoted {
-            note("\(refused - refusedNoted) picture(s) could not be decoded (damaged, or over the limit of \(maximumPixels) pixels) and were skipped")
+            note(
+                "\(refused - refusedNoted) picture(s) could not be decoded (damaged, or over the limit of \(maximumPixels) pixels) and were skipped"
+            )
             refusedNoted = refused
         }
     }
@@ -176,7 +188,10 @@ package final class FolderFrameSource: FrameSource {
     package static func framePaths(in folder: String) throws(AnalysisError) -> [String] {
         guard FilePathBytes.isDirectory(folder) else { throw AnalysisError(.missingFile, "not a folder") }
         let paths = FilePathBytes.entries(of: folder)
-            .filter { !$0.isDirectory && !$0.name.hasPrefix(".") && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased()) }
+            .filter {
+                !$0.isDirectory && !$0.name.hasPrefix(".")
+                    && InputCollector.imageExtensions.contains(($0.name as NSString).pathExtension.lowercased())
+            }
             .map(\.name)
             .sorted(by: naturalOrder)
             .map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
@@ -189,12 +204,14 @@ package final class FolderFrameSource: FrameSource {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         var i = 0, j = 0
         while i < x.count && j < y.count {
-            if x[i].properties.numericType == .decimal && x[i].isASCII && y[j].properties.numericType == .decimal && y[j].isASCII {
+            if x[i].properties.numericType == .decimal && x[i].isASCII && y[j].properties.numericType == .decimal
+                && y[j].isASCII
+            {
                 var ei = i, ej = j
                 while ei < x.count && x[ei].isASCII && x[ei].properties.numericType == .decimal { ei += 1 }
                 while ej < y.count && y[ej].isASCII && y[ej].properties.numericType == .decimal { ej += 1 }
-                let nx = String(String.UnicodeScalarView(x[i ..< ei])).drop { $0 == "0" }
-                let ny = String(String.UnicodeScalarView(y[j ..< ej])).drop { $0 == "0" }
+                let nx = String(String.UnicodeScalarView(x[i..<ei])).drop { $0 == "0" }
+                let ny = String(String.UnicodeScalarView(y[j..<ej])).drop { $0 == "0" }
                 if nx.count != ny.count { return nx.count < ny.count }
                 if nx != ny { return nx < ny }
                 i = ei
@@ -221,11 +238,21 @@ package final class FolderFrameSource: FrameSource {
                 do {
                     let bytes = try RegularFile.read(path, maximumBytes: maximumBytes)
                     let orientation: ImageOrientation
-                    if case .valid(let o) = ExifOrientationReader.orientationTag(in: bytes), !HEIFDecoder.isHEIF(bytes) { orientation = o } else { orientation = .up }
-                    let image = try UprightImage(decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
+                    if case .valid(let o) = ExifOrientationReader.orientationTag(in: bytes), !HEIFDecoder.isHEIF(bytes)
+                    {
+                        orientation = o
+                    } else {
+                        orientation = .up
+                    }
+                    let image = try UprightImage(
+                        decoding: bytes, orientation: orientation, maximumPixels: maximumPixels)
                     return SourceFrame(index: index, time: nil, image: image)
                 } catch {
-                    if warnings.count < 20 { warnings.append("frame \(index) (\((path as NSString).lastPathComponent)): \(error.message) [\(error.code)]") }
+                    if warnings.count < 20 {
+                        warnings.append(
+                            "frame \(index) (\((path as NSString).lastPathComponent)): \(error.message) [\(error.code)]"
+                        )
+                    }
                 }
             }
         }

@@ -36,19 +36,24 @@ package final class LiveFrameSource: FrameSource, @unchecked Sendable {
     private let stopRequested = CancellationFlag()
 
     /// Opens `url` (at most 15 s; Ctrl-C and `duration`, counted from now, cut the wait short).
-    package init(url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
-         cancellation: CancellationFlag? = nil) throws(AnalysisError) {
+    package init(
+        url: String, maximumPixels: Int, readTimeout: Duration = .seconds(10), duration: Double? = nil,
+        cancellation: CancellationFlag? = nil
+    ) throws(AnalysisError) {
         self.cancellation = cancellation
         start = DispatchTime.now().uptimeNanoseconds
         let begun = start
-        let capture = try VideoCapture(url, localFile: false, maximumPixels: maximumPixels, openTimeout: .seconds(15), readTimeout: readTimeout) {
+        let capture = try VideoCapture(
+            url, localFile: false, maximumPixels: maximumPixels, openTimeout: .seconds(15), readTimeout: readTimeout
+        ) {
             [stopRequested] in
             if stopRequested.isCancelled || cancellation?.isCancelled == true { return true }
             guard let duration else { return false }
             return Double(DispatchTime.now().uptimeNanoseconds - begun) / 1e9 > duration
         }
         guard capture.width * capture.height <= maximumPixels else {
-            throw AnalysisError(.tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
+            throw AnalysisError(
+                .tooLarge, "\(capture.width)x\(capture.height) frames are over the limit of \(maximumPixels) pixels")
         }
         declaredFPS = capture.declaredFPS
         let thread = Thread { [self] in self.readLoop(capture) }
@@ -77,9 +82,13 @@ package final class LiveFrameSource: FrameSource, @unchecked Sendable {
                         switch end {
                         case .ended, .aborted, .reading: break
                         case .stalled:
-                            failure = "the stream stalled (no frame for \(quiet) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
+                            failure =
+                                "the stream stalled (no frame for \(quiet) s)"
+                                + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
                         case .failed:
-                            failure = "reading the stream failed (no frame for \(quiet) s)" + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
+                            failure =
+                                "reading the stream failed (no frame for \(quiet) s)"
+                                + (lines.last.map { " (FFmpeg: \($0))" } ?? "")
                         }
                     }
                     ended = true
@@ -129,7 +138,9 @@ package final class LiveFrameSource: FrameSource, @unchecked Sendable {
                     return nil
                 case .skip: continue
                 case .analyse:
-                    return SourceFrame(index: frame.index, time: frame.time, image: UprightImage(pixels: frame.pixels, orientation: .up))
+                    return SourceFrame(
+                        index: frame.index, time: frame.time,
+                        image: UprightImage(pixels: frame.pixels, orientation: .up))
                 }
             }
             if ended { return nil }

@@ -50,6 +50,7 @@ public struct SequenceProgress: Sendable, Equatable {
     /// `m:ss`, or `h:mm:ss` from an hour.
     public static func clock(_ seconds: Double) -> String {
         let s = seconds.isFinite ? Int(min(max(0, seconds), 1e7).rounded()) : 0
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

@@ -40,9 +40,12 @@ public struct TrackRequest: Sendable, Hashable, Codable {
         case kcf
     }
 
-    public init(algorithm: Algorithm = .csrt, redetectEvery: Int = 10, kinds: [ObservationKind] = [], boxes: [BoundingBox] = [],
-                minimumOverlap: Double = 0.3, minimumSimilarity: Double = 0.2, maximumMisses: Int = 2, maximumLostFrames: Int = 30,
-                reacquireSimilarity: Double = 0.6) {
+    public init(
+        algorithm: Algorithm = .csrt, redetectEvery: Int = 10, kinds: [ObservationKind] = [], boxes: [BoundingBox] = [],
+        minimumOverlap: Double = 0.3, minimumSimilarity: Double = 0.2, maximumMisses: Int = 2,
+        maximumLostFrames: Int = 30,
+        reacquireSimilarity: Double = 0.6
+    ) {
         self.algorithm = algorithm
         self.redetectEvery = max(1, redetectEvery)
         self.kinds = kinds

@@ -12,7 +12,11 @@ enum Affine {
 
     /// The map `outer ∘ inner` (apply `inner`, then `outer`).
     static func compose(_ outer: [Double], _ inner: [Double]) -> [Double] {
-        [outer[0] * inner[0] + outer[1] * inner[3], outer[0] * inner[1] + outer[1] * inner[4], outer[0] * inner[2] + outer[1] * inner[5] + outer[2],
-         outer[3] * inner[0] + outer[4] * inner[3], outer[3] * inner[1] + outer[4] * inner[4], outer[3] * inner[2] + outer[4] * inner[5] + outer[5]]
+        [
+            outer[0] * inner[0] + outer[1] * inner[3], outer[0] * inner[1] + outer[1] * inner[4],
+            outer[0] * inner[2] + outer[1] * inner[5] + outer[2],
+            outer[3] * inner[0] + outer[4] * inner[3], outer[3] * inner[1] + outer[4] * inner[4],
+            outer[3] * inner[2] + outer[4] * inner[5] + outer[5],
+        ]
     }
 }

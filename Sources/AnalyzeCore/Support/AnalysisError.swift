@@ -36,7 +36,9 @@ public struct AnalysisError: Error, Sendable, Hashable, CustomStringConvertible 
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control || scalar == " " || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            if scalar.properties.generalCategory == .control || scalar == " " || scalar == "\u{2028}"
+                || scalar == "\u{2029}"
+            {
                 pendingSpace = !out.isEmpty
                 continue
             }

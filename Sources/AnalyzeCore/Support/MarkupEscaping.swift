@@ -43,7 +43,9 @@ public enum MarkupEscaping {
     /// untrusted string held (an escape sequence would rewrite the screen; a newline in a file name
     /// would start a line of its own).
     public static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
-        func escaped(_ scalar: Unicode.Scalar) -> Bool { (scalar.isControlCharacter && !kept.contains(scalar)) || scalar.isBidiControl }
+        func escaped(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.isControlCharacter && !kept.contains(scalar)) || scalar.isBidiControl
+        }
         guard text.unicodeScalars.contains(where: escaped) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -61,8 +63,8 @@ public enum MarkupEscaping {
 
 extension Unicode.Scalar {
     /// C0 and C1 control characters and DEL: what escaping replaces or shows as an escape.
-    var isControlCharacter: Bool { value < 0x20 || value == 0x7F || (0x80 ... 0x9F).contains(value) }
+    var isControlCharacter: Bool { value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) }
     /// Bidirectional embeddings, overrides and isolates (not the marks LRM, RLM and ALM, which reorder nothing
     /// around them): what escaping shows instead of obeying.
-    var isBidiControl: Bool { (0x202A ... 0x202E).contains(value) || (0x2066 ... 0x2069).contains(value) }
+    var isBidiControl: Bool { (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) }
 }

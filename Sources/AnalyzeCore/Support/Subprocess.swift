@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs a helper program on untrusted bytes in a process of its own (poppler's `pdfinfo` and
 /// `pdftoppm` on a PDF): whatever the file does to it, a crash, a hang or a runaway allocation ends
@@ -22,7 +23,10 @@ package struct Subprocess {
 
     static let prlimit = "/usr/bin/prlimit"
 
-    package init(executable: String, arguments: [String], timeout: Double = 120, memoryLimit: Int = 2 << 30, maximumOutput: Int = 64 << 20) {
+    package init(
+        executable: String, arguments: [String], timeout: Double = 120, memoryLimit: Int = 2 << 30,
+        maximumOutput: Int = 64 << 20
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout
@@ -56,15 +60,17 @@ package struct Subprocess {
 
     private func run(input: [UInt8], file: Int32?) throws(AnalysisError) -> Outcome {
         Self.ignoreBrokenPipes
-        let argv = [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)))", "--", executable] + arguments
+        let argv =
+            [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)))", "--", executable] + arguments
         var pipes: [[Int32]] = []
-        for _ in 0 ..< 3 {
+        for _ in 0..<3 {
             var fds: [Int32] = [-1, -1]
             // Close-on-exec from the start: a helper another worker starts at the same moment must not
             // inherit this one's stdin (it would never see its end).
             guard Self.pipe2(&fds, O_CLOEXEC) == 0 else {
                 for p in pipes { close(p[0]); close(p[1]) }
-                throw AnalysisError(.engineFailed, "cannot create a pipe for \(executable): \(String(cString: strerror(errno)))")
+                throw AnalysisError(
+                    .engineFailed, "cannot create a pipe for \(executable): \(String(cString: strerror(errno)))")
             }
             pipes.append(fds)
         }
@@ -96,9 +102,12 @@ package struct Subprocess {
         close(stderrPipe[1])
         guard spawned == 0 else {
             close(stdinPipe[1]); close(stdoutPipe[0]); close(stderrPipe[0])
-            throw AnalysisError(.engineUnavailable, "cannot run \(Self.prlimit) (util-linux): \(String(cString: strerror(spawned)))")
+            throw AnalysisError(
+                .engineUnavailable, "cannot run \(Self.prlimit) (util-linux): \(String(cString: strerror(spawned)))")
         }
-        for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
 
         var output: [UInt8] = [], errors: [UInt8] = []
         // Room for all it may write, at once: a page's pixels (a 116 MP page is 350 MB) are not copied
@@ -112,8 +121,11 @@ package struct Subprocess {
         while outputFD >= 0 || errorFD >= 0 {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { timedOut = true; break }
-            var fds = [pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0), pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0),
+                pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
             if ready < 0 && errno != EINTR { break }
             if inputFD >= 0, fds[0].revents != 0 {
@@ -123,17 +135,19 @@ package struct Subprocess {
                 }
                 if n > 0 { written += n }
                 // Done, or the program stopped reading (EPIPE: it refused the file): no more input.
-                if written == input.count || (n < 0 && errno != EAGAIN && errno != EINTR) { close(inputFD); inputFD = -1 }
+                if written == input.count || (n < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(inputFD); inputFD = -1
+                }
             }
             for (index, isOutput) in [(1, true), (2, false)] where fds[index].revents != 0 {
                 let fd = isOutput ? outputFD : errorFD
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n > 0 {
                     if isOutput {
-                        output.append(contentsOf: buffer[0 ..< n])
+                        output.append(contentsOf: buffer[0..<n])
                         if output.count > maximumOutput { overflowed = true }
                     } else if errors.count < 65_536 {
-                        errors.append(contentsOf: buffer[0 ..< min(n, 65_536 - errors.count)])
+                        errors.append(contentsOf: buffer[0..<min(n, 65_536 - errors.count)])
                     }
                 } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
                     close(fd)
@@ -157,8 +171,10 @@ package struct Subprocess {
         }
         // WIFEXITED / WEXITSTATUS (macros Swift does not import).
         let exited = status & 0x7F == 0
-        return Outcome(status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
-                       errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed, timeout: timeout)
+        return Outcome(
+            status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
+            errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed,
+            timeout: timeout)
     }
 
     /// glibc's `pipe2`, which Swift's Glibc module does not declare.

@@ -1,5 +1,5 @@
-import Foundation
 import AnalyzeCore
+import Foundation
 
 /// The one value that decides the output files of an image: which exist and their names. Used by
 /// the writer, by `--resume` (which checks they are all there) and by the report (which links
@@ -40,8 +40,10 @@ public struct OutputLayout: Sendable, Hashable, Codable {
         case png, jpeg
     }
 
-    public init(png: Bool = true, svg: Bool = true, json: Bool = true, sideOutputs: [String: Bool] = [:],
-                annotatedFormat: AnnotatedFormat = .auto, annotatedMaximumSide: Int? = nil) {
+    public init(
+        png: Bool = true, svg: Bool = true, json: Bool = true, sideOutputs: [String: Bool] = [:],
+        annotatedFormat: AnnotatedFormat = .auto, annotatedMaximumSide: Int? = nil
+    ) {
         self.png = png
         self.svg = svg
         self.json = json
@@ -54,7 +56,9 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     public func asks(for name: String) -> Bool { sideOutputs[name] == true }
 
     /// The fixed keys; every other key of the summary's `outputs` object is a side output's name.
-    private static let fixedKeys: Set<String> = ["png", "svg", "json", "annotatedFormat", "annotatedMaximumSide", "coordinates"]
+    private static let fixedKeys: Set<String> = [
+        "png", "svg", "json", "annotatedFormat", "annotatedMaximumSide", "coordinates",
+    ]
 
     /// Each side output is a key of its own (`"rectify": false`), as the summary has always had them.
     public func encode(to encoder: any Encoder) throws {
@@ -73,10 +77,13 @@ public struct OutputLayout: Sendable, Hashable, Codable {
     /// Summaries written before `hocr` and `coordinates` existed still read.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnalysisCodingKey.self)
-        self.init(png: try c.decode(Bool.self, forKey: AnalysisCodingKey("png")), svg: try c.decode(Bool.self, forKey: AnalysisCodingKey("svg")),
-                  json: try c.decode(Bool.self, forKey: AnalysisCodingKey("json")),
-                  annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: AnalysisCodingKey("annotatedFormat")) ?? .auto,
-                  annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: AnalysisCodingKey("annotatedMaximumSide")))
+        self.init(
+            png: try c.decode(Bool.self, forKey: AnalysisCodingKey("png")),
+            svg: try c.decode(Bool.self, forKey: AnalysisCodingKey("svg")),
+            json: try c.decode(Bool.self, forKey: AnalysisCodingKey("json")),
+            annotatedFormat: try c.decodeIfPresent(AnnotatedFormat.self, forKey: AnalysisCodingKey("annotatedFormat"))
+                ?? .auto,
+            annotatedMaximumSide: try c.decodeIfPresent(Int.self, forKey: AnalysisCodingKey("annotatedMaximumSide")))
         coordinates = try c.decodeIfPresent(CoordinateSpace.self, forKey: AnalysisCodingKey("coordinates")) ?? .pixels
         for key in c.allKeys where !Self.fixedKeys.contains(key.stringValue) {
             if let asked = try? c.decode(Bool.self, forKey: key) { sideOutputs[key.stringValue] = asked }

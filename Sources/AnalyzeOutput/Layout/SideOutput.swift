@@ -20,13 +20,21 @@ public struct SideOutput: Sendable {
     let files: @Sendable (_ analysis: ImageAnalysis, _ pictureFormat: OutputLayout.ImageFormat) -> [String]
     /// The bytes of the `index`-th of those files, rendered from the upright image before the
     /// annotated image is drawn on its pixels.
-    let render: @Sendable (_ index: Int, _ analysis: ImageAnalysis, _ image: UprightImage,
-                           _ pictureFormat: OutputLayout.ImageFormat) throws(AnalysisError) -> [UInt8]
+    let render:
+        @Sendable (
+            _ index: Int, _ analysis: ImageAnalysis, _ image: UprightImage,
+            _ pictureFormat: OutputLayout.ImageFormat
+        ) throws(AnalysisError) -> [UInt8]
 
-    package init(name: String, hashedWhenOff: Bool = false,
-                 files: @escaping @Sendable (_ analysis: ImageAnalysis, _ pictureFormat: OutputLayout.ImageFormat) -> [String],
-                 render: @escaping @Sendable (_ index: Int, _ analysis: ImageAnalysis, _ image: UprightImage,
-                                              _ pictureFormat: OutputLayout.ImageFormat) throws(AnalysisError) -> [UInt8]) {
+    package init(
+        name: String, hashedWhenOff: Bool = false,
+        files: @escaping @Sendable (_ analysis: ImageAnalysis, _ pictureFormat: OutputLayout.ImageFormat) -> [String],
+        render:
+            @escaping @Sendable (
+                _ index: Int, _ analysis: ImageAnalysis, _ image: UprightImage,
+                _ pictureFormat: OutputLayout.ImageFormat
+            ) throws(AnalysisError) -> [UInt8]
+    ) {
         self.name = name
         self.hashedWhenOff = hashedWhenOff
         self.files = files
@@ -42,7 +50,9 @@ public struct SideOutput: Sendable {
     }
 
     /// The bytes of the `index`-th file.
-    public func render(_ index: Int, of analysis: ImageAnalysis, image: UprightImage, input: String, layout: OutputLayout) throws(AnalysisError) -> [UInt8] {
+    public func render(
+        _ index: Int, of analysis: ImageAnalysis, image: UprightImage, input: String, layout: OutputLayout
+    ) throws(AnalysisError) -> [UInt8] {
         try render(index, analysis, image, layout.annotatedFormat(forInput: input))
     }
 }

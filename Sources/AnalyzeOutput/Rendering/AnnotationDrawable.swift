@@ -28,7 +28,8 @@ extension AnnotationDrawable {
 extension ImageAnalysis {
     /// The results that draw themselves, in the order they are drawn: as the requests ran, captions
     /// last; and the style for them (which knows the barcodes found).
-    package func drawables(style: inout AnnotationStyle) -> [(kind: ObservationKind, drawable: any AnnotationDrawable)] {
+    package func drawables(style: inout AnnotationStyle) -> [(kind: ObservationKind, drawable: any AnnotationDrawable)]
+    {
         let all = results.compactMap { entry in (entry.result as? any AnnotationDrawable).map { (entry.kind, $0) } }
         style.barcodeBoxes = all.compactMap { $0.1 as? [BarcodeObservation] }.flatMap { $0.map(\.boundingBox) }
         return all.filter { !type(of: $0.1).isCaption } + all.filter { type(of: $0.1).isCaption }
@@ -114,10 +115,12 @@ package struct AnnotationStyle {
     func svgLabel(_ text: String, for box: BoundingBox, color: RGB) -> String {
         layout.noteOutline(box)
         let place = layout.place(svgLabelSize(text), near: box)
-        let line = place.leader.map { leader in
-            let f = SVGRenderer.fmt
-            return "  <line class=\"leader\" x1=\"\(f(leader.from.x))\" y1=\"\(f(leader.from.y))\" x2=\"\(f(leader.to.x))\" y2=\"\(f(leader.to.y))\" stroke=\"\(Self.css(color))\" stroke-width=\"1\"/>\n"
-        } ?? ""
+        let line =
+            place.leader.map { leader in
+                let f = SVGRenderer.fmt
+                return
+                    "  <line class=\"leader\" x1=\"\(f(leader.from.x))\" y1=\"\(f(leader.from.y))\" x2=\"\(f(leader.to.x))\" y2=\"\(f(leader.to.y))\" stroke=\"\(Self.css(color))\" stroke-width=\"1\"/>\n"
+            } ?? ""
         return line + svgLabel(text, at: place.rect, color: color)
     }
 
@@ -128,7 +131,8 @@ package struct AnnotationStyle {
         let block = layout.placeCaption((sizes.map(\.width).max() ?? 0, sizes.reduce(0) { $0 + $1.height }))
         var y = block.y, out = ""
         for (line, size) in zip(lines, sizes) {
-            out += svgLabel(line, at: LabelLayout.Rect(x: block.x, y: y, width: size.width, height: size.height), color: color)
+            out += svgLabel(
+                line, at: LabelLayout.Rect(x: block.x, y: y, width: size.width, height: size.height), color: color)
             y += size.height
         }
         return out
@@ -138,7 +142,8 @@ package struct AnnotationStyle {
         let f = SVGRenderer.fmt
         let luminance = 0.299 * Double(color.r) + 0.587 * Double(color.g) + 0.114 * Double(color.b)
         let ink = luminance > 140 ? "#000000" : "#ffffff"
-        return "  <rect class=\"label-background\" x=\"\(f(place.x))\" y=\"\(f(place.y))\" width=\"\(f(place.width))\" height=\"\(f(place.height))\" fill=\"\(Self.css(color))\" fill-opacity=\"0.85\" stroke=\"none\"/>"
+        return
+            "  <rect class=\"label-background\" x=\"\(f(place.x))\" y=\"\(f(place.y))\" width=\"\(f(place.width))\" height=\"\(f(place.height))\" fill=\"\(Self.css(color))\" fill-opacity=\"0.85\" stroke=\"none\"/>"
             + "<text class=\"label\" x=\"\(f(place.x + fontSize * 0.25))\" y=\"\(f(place.y + fontSize * 1.0))\" fill=\"\(ink)\" stroke=\"none\">\(MarkupEscaping.escape(text))</text>\n"
     }
 
@@ -147,17 +152,19 @@ package struct AnnotationStyle {
         guard confidence >= Self.minimumDrawnConfidence else { return false }
         let area = box.width * box.height
         return !barcodeBoxes.contains { code in
-            let w = max(0, min(box.maxX, code.maxX) - max(box.x, code.x)), h = max(0, min(box.maxY, code.maxY) - max(box.y, code.y))
+            let w = max(0, min(box.maxX, code.maxX) - max(box.x, code.x)),
+                h = max(0, min(box.maxY, code.maxY) - max(box.y, code.y))
             return area > 0 && w * h >= 0.8 * area
         }
     }
 
     /// `#rrggbb` for SVG and CSS.
     static func css(_ color: RGB) -> String {
-        "#" + [color.r, color.g, color.b].map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        "#"
+            + [color.r, color.g, color.b].map { byte in
+                let hex = String(byte, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 
     /// SVG points list `x,y x,y …`.
@@ -168,6 +175,7 @@ package struct AnnotationStyle {
     /// An SVG `<rect` opening tag for a box, with `extra` attributes.
     static func rect(_ box: BoundingBox, extra: String) -> String {
         let f = SVGRenderer.fmt
-        return "<rect x=\"\(f(box.x))\" y=\"\(f(box.y))\" width=\"\(f(box.width))\" height=\"\(f(box.height))\"\(extra)>"
+        return
+            "<rect x=\"\(f(box.x))\" y=\"\(f(box.y))\" width=\"\(f(box.width))\" height=\"\(f(box.height))\"\(extra)>"
     }
 }

@@ -1,6 +1,6 @@
+import AnalyzeCore
 import Foundation
 import Synchronization
-import AnalyzeCore
 
 /// Writes files so that nothing half-written is ever visible: the bytes go to a hidden temporary
 /// file in the same directory, are flushed, and then renamed over the target in one step.
@@ -41,8 +41,13 @@ public enum AtomicFileWriter {
     /// The host, as temporary names carry it: letters, digits, `.` and `-`, at most 40 of them.
     private static let host: String = {
         var buffer = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buffer, buffer.count) == 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let kept = String(name.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-") }.prefix(40))
+        let name =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let kept = String(
+            name.unicodeScalars.filter {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-")
+            }.prefix(40))
         return kept.isEmpty ? "host" : kept
     }()
 
@@ -57,20 +62,28 @@ public enum AtomicFileWriter {
     /// an hour old. Returns how many were removed.
     @discardableResult
     public static func removeStale(in directory: URL) -> Int {
-        guard let walk = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.contentModificationDateKey], options: []) else { return 0 }
+        guard
+            let walk = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.contentModificationDateKey], options: [])
+        else { return 0 }
         var removed = 0
         for case let url as URL in walk {
             // Outputs sit in the folder or a few levels under it; an -o above a large tree is not walked.
             if walk.level >= 4 { walk.skipDescendants() }
             let name = url.lastPathComponent
             guard name.hasPrefix(".analyze-"), name.contains(".tmp") else { continue }
-            let fields = name.dropFirst(".analyze-".count).split(separator: ".", maxSplits: 1).first.map { $0.split(separator: "-") } ?? []
+            let fields =
+                name.dropFirst(".analyze-".count).split(separator: ".", maxSplits: 1).first.map {
+                    $0.split(separator: "-")
+                } ?? []
             let stale: Bool
             if fields.count >= 3, let pid = Int32(fields[fields.count - 2]), Int(fields[fields.count - 1]) != nil,
-               fields.dropLast(2).joined(separator: "-") == host {
+                fields.dropLast(2).joined(separator: "-") == host
+            {
                 stale = pid != getpid() && !isRunning(pid)
             } else if fields.count == 2, let pid = Int32(fields[0]), Int(fields[1]) != nil {
-                let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? Date()
+                let modified =
+                    (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? Date()
                 stale = pid != getpid() && !isRunning(pid) && Date().timeIntervalSince(modified) > 3600
             } else {
                 stale = false
@@ -100,12 +113,14 @@ public enum AtomicFileWriter {
         public init(_ url: URL) throws(AnalysisError) {
             self.url = url
             let ext = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-            temporaryURL = url.deletingLastPathComponent().appendingPathComponent(AtomicFileWriter.temporaryName(serial: registry.nextSerial()) + ext)
+            temporaryURL = url.deletingLastPathComponent().appendingPathComponent(
+                AtomicFileWriter.temporaryName(serial: registry.nextSerial()) + ext)
             registry.insert(temporaryURL.path)
             let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 registry.remove(temporaryURL.path)
-                throw AnalysisError(.outputFailed, "cannot create \(temporaryURL.path): \(String(cString: strerror(errno)))")
+                throw AnalysisError(
+                    .outputFailed, "cannot create \(temporaryURL.path): \(String(cString: strerror(errno)))")
             }
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
@@ -168,7 +183,11 @@ private final class TemporaryFileRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    func nextSerial() -> Int { state.withLock { $0.serial += 1; return $0.serial } }
+    func nextSerial() -> Int {
+        state.withLock {
+            $0.serial += 1; return $0.serial
+        }
+    }
     func insert(_ path: String) { state.withLock { _ = $0.paths.insert(path) } }
     func remove(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
     func snapshot() -> [String] { state.withLock { Array($0.paths) } }

@@ -66,14 +66,14 @@ final class LabelLayout {
     func place(_ size: (width: Double, height: Double), near box: BoundingBox) -> Placement {
         let (w, h) = size
         let beside = [
-            Rect(x: box.x, y: box.maxY + 2, width: w, height: h),            // below, left-aligned
-            Rect(x: box.x, y: box.y - h - 2, width: w, height: h),           // above
-            Rect(x: box.x + 2, y: box.y + 2, width: w, height: h),           // inside the top
-            Rect(x: box.maxX + 2, y: box.y, width: w, height: h),            // right
-            Rect(x: box.x - w - 2, y: box.y, width: w, height: h),           // left
-            Rect(x: box.maxX - w, y: box.maxY + 2, width: w, height: h),     // below, right-aligned
-            Rect(x: box.x, y: box.maxY + h + 4, width: w, height: h),        // further below
-            Rect(x: box.x, y: box.y - 2 * h - 4, width: w, height: h),       // further above
+            Rect(x: box.x, y: box.maxY + 2, width: w, height: h),  // below, left-aligned
+            Rect(x: box.x, y: box.y - h - 2, width: w, height: h),  // above
+            Rect(x: box.x + 2, y: box.y + 2, width: w, height: h),  // inside the top
+            Rect(x: box.maxX + 2, y: box.y, width: w, height: h),  // right
+            Rect(x: box.x - w - 2, y: box.y, width: w, height: h),  // left
+            Rect(x: box.maxX - w, y: box.maxY + 2, width: w, height: h),  // below, right-aligned
+            Rect(x: box.x, y: box.maxY + h + 4, width: w, height: h),  // further below
+            Rect(x: box.x, y: box.y - 2 * h - 4, width: w, height: h),  // further above
         ].map(clamped)
         if let free = beside.first(where: { cost($0) == 0 }) {
             labels.append(free)
@@ -91,7 +91,7 @@ final class LabelLayout {
     private func fartherPlaces(_ w: Double, _ h: Double, around box: BoundingBox) -> [Rect] {
         var places: [(distance: Double, order: Int, rect: Rect)] = []
         let step = h + 2
-        for k in 1 ... 12 {
+        for k in 1...12 {
             let d = Double(k) * step
             let rows = [box.maxY + 2 + d, box.y - h - 2 - d]
             let columns = [box.x, box.maxX - w, box.x + box.width / 2 - w / 2, box.x - w - 2 - d, box.maxX + 2 + d]
@@ -132,7 +132,9 @@ final class LabelLayout {
             labels.reduce(0) { $0 + 4 * r.overlap($1) } + contents.reduce(0) { $0 + 2 * r.overlap($1) }
                 + outlines.reduce(0) { $0 + edgeOverlap(r, $1) }
         }
-        let best = candidates.enumerated().min { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }?.element ?? candidates[0]
+        let best =
+            candidates.enumerated().min { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }?.element
+            ?? candidates[0]
         labels.append(best)
         return best
     }
@@ -140,7 +142,8 @@ final class LabelLayout {
     /// The first candidate free of `taken`, else the one overlapping it least.
     private func take(_ candidates: [Rect], avoiding taken: [Rect]) -> Rect {
         func cost(_ r: Rect) -> Double { taken.reduce(0) { $0 + r.overlap($1) } }
-        let chosen = candidates.first { cost($0) == 0 }
+        let chosen =
+            candidates.first { cost($0) == 0 }
             ?? candidates.enumerated().min { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }?.element
             ?? candidates[0]
         labels.append(chosen)
@@ -153,7 +156,9 @@ final class LabelLayout {
         let band = 6.0
         let outer = Rect(x: box.x - band, y: box.y - band, width: box.width + 2 * band, height: box.height + 2 * band)
         let innerWidth = box.width - 2 * band, innerHeight = box.height - 2 * band
-        let inner = innerWidth > 0 && innerHeight > 0 ? Rect(x: box.x + band, y: box.y + band, width: innerWidth, height: innerHeight) : nil
+        let inner =
+            innerWidth > 0 && innerHeight > 0
+            ? Rect(x: box.x + band, y: box.y + band, width: innerWidth, height: innerHeight) : nil
         return r.overlap(outer) - (inner.map { r.overlap($0) } ?? 0)
     }
 }

@@ -16,23 +16,26 @@ public enum SVGRenderer {
         let drawables = analysis.drawables(style: &style)
         let fontSize = fmt(style.fontSize)
         var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">
-        <title>\(MarkupEscaping.escape(analysis.file))</title>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">
+            <title>\(MarkupEscaping.escape(analysis.file))</title>
 
-        """
+            """
         if let imageHref {
             let href = MarkupEscaping.escape(imageHref)
             out += "<image href=\"\(href)\" xlink:href=\"\(href)\" x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\"/>\n"
         }
         let layers = drawables.map { MarkupEscaping.escape($0.kind.rawValue) }
         if !layers.isEmpty {
-            out += "<style>" + layers.map { "#only-\($0):target ~ g:not(#\($0))" }.joined(separator: ", ") + " { display: none }</style>\n"
+            out +=
+                "<style>" + layers.map { "#only-\($0):target ~ g:not(#\($0))" }.joined(separator: ", ")
+                + " { display: none }</style>\n"
             out += layers.map { "<g id=\"only-\($0)\"/>" }.joined() + "\n"
         }
         for (entryKind, drawable) in drawables {
             let kind = MarkupEscaping.escape(entryKind.rawValue)
-            out += "<g id=\"\(kind)\" class=\"\(kind)\" fill=\"none\" stroke=\"\(AnnotationStyle.css(type(of: drawable).color))\" stroke-width=\"\(style.stroke)\" font-family=\"sans-serif\" font-size=\"\(fontSize)\">\n"
+            out +=
+                "<g id=\"\(kind)\" class=\"\(kind)\" fill=\"none\" stroke=\"\(AnnotationStyle.css(type(of: drawable).color))\" stroke-width=\"\(style.stroke)\" font-family=\"sans-serif\" font-size=\"\(fontSize)\">\n"
             out += drawable.svgElements(style: style)
             out += "</g>\n"
         }

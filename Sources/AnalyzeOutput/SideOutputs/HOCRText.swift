@@ -3,8 +3,9 @@ import AnalyzeCore
 /// `--hocr`: the recognised text as hOCR, `<name>.hocr`, for images with a text result.
 extension TextRequest: SideOutputProducing {
     public static let sideOutputs = [
-        SideOutput(name: "hocr",
-                   files: { analysis, _ in analysis.text == nil ? [] : ["hocr"] },
-                   render: { _, analysis, _, _ in Array(HOCRRenderer.hocr(for: analysis).utf8) }),
+        SideOutput(
+            name: "hocr",
+            files: { analysis, _ in analysis.text == nil ? [] : ["hocr"] },
+            render: { _, analysis, _, _ in Array(HOCRRenderer.hocr(for: analysis).utf8) })
     ]
 }

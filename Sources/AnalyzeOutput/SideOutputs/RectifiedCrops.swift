@@ -3,13 +3,16 @@ import AnalyzeCore
 /// `--rectify`: each rectangle perspective-corrected, `<name>.rect-<n>.png` (a scanner app's crop).
 extension RectangleRequest: SideOutputProducing {
     public static let sideOutputs = [
-        SideOutput(name: "rectify", hashedWhenOff: true,
-                   files: { analysis, _ in (analysis.rectangles ?? []).indices.map { "rect-\($0 + 1).png" } },
-                   render: { index, analysis, image, _ throws(AnalysisError) in
-                       guard let rect = analysis.rectangles?[safe: index] else { throw AnalysisError(.outputFailed, "no rectangle \(index + 1) to rectify") }
-                       let size = rect.rectifiedSize
-                       return try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
-                   }),
+        SideOutput(
+            name: "rectify", hashedWhenOff: true,
+            files: { analysis, _ in (analysis.rectangles ?? []).indices.map { "rect-\($0 + 1).png" } },
+            render: { index, analysis, image, _ throws(AnalysisError) in
+                guard let rect = analysis.rectangles?[safe: index] else {
+                    throw AnalysisError(.outputFailed, "no rectangle \(index + 1) to rectify")
+                }
+                let size = rect.rectifiedSize
+                return try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
+            })
     ]
 }
 

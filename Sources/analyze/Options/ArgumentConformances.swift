@@ -26,7 +26,8 @@ struct SymbologyList: ExpressibleByArgument {
 
     init?(argument: String) {
         var list: [BarcodeSymbology] = []
-        for name in argument.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+        for name in argument.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty
+        {
             guard let symbologies = BarcodeSymbology.named(name) else { return nil }
             for symbology in symbologies where !list.contains(symbology) { list.append(symbology) }
         }

@@ -5,19 +5,37 @@ import ArgumentParser
 
 /// `--faces`, the detector and its model, landmarks.
 struct FaceOptions: RequestOptions {
-    @Flag(name: .customLong("faces"), help: "Detect faces (CenterFace; needs scripts/fetch-models): box, confidence, five landmarks, roll and yaw.")
+    @Flag(
+        name: .customLong("faces"),
+        help: "Detect faces (CenterFace; needs scripts/fetch-models): box, confidence, five landmarks, roll and yaw.")
     var faces = false
 
-    @Flag(name: .customLong("landmarks"), help: "With --faces, add dlib's 68 landmarks grouped into Vision's regions (faceContour, leftEye, outerLips, medianLine, ...).")
+    @Flag(
+        name: .customLong("landmarks"),
+        help:
+            "With --faces, add dlib's 68 landmarks grouped into Vision's regions (faceContour, leftEye, outerLips, medianLine, ...)."
+    )
     var landmarks = false
 
-    @Option(name: .customLong("face-detector"), help: ArgumentHelp("With --faces: centerface (default; boxes + 5 landmarks) or haar (OpenCV cascade from opencv-data, no download, no landmarks, more false positives).", valueName: "name"))
+    @Option(
+        name: .customLong("face-detector"),
+        help: ArgumentHelp(
+            "With --faces: centerface (default; boxes + 5 landmarks) or haar (OpenCV cascade from opencv-data, no download, no landmarks, more false positives).",
+            valueName: "name"))
     var faceDetector: FaceDetectorKind = .centerface
 
-    @Option(name: .customLong("face-model"), help: ArgumentHelp("With --faces, a CenterFace ONNX file to use instead of the fetched one (see `analyze models`).", valueName: "file"))
+    @Option(
+        name: .customLong("face-model"),
+        help: ArgumentHelp(
+            "With --faces, a CenterFace ONNX file to use instead of the fetched one (see `analyze models`).",
+            valueName: "file"))
     var faceModel: String?
 
-    @Option(name: .customLong("min-face-confidence"), help: ArgumentHelp("With --faces, drop faces below this detector score, 0-1 (default: 0.6 for centerface, 0.5 for haar).", valueName: "c"))
+    @Option(
+        name: .customLong("min-face-confidence"),
+        help: ArgumentHelp(
+            "With --faces, drop faces below this detector score, 0-1 (default: 0.6 for centerface, 0.5 for haar).",
+            valueName: "c"))
     var minFaceConfidence: Double?
 
     var isAsked: Bool { faces }
@@ -35,6 +53,7 @@ struct FaceOptions: RequestOptions {
                 throw ValidationError("--face-model: \(error)")
             }
         }
-        return FaceRequest(detector: faceDetector, minimumConfidence: minFaceConfidence, landmarks: landmarks, model: model)
+        return FaceRequest(
+            detector: faceDetector, minimumConfidence: minFaceConfidence, landmarks: landmarks, model: model)
     }
 }

@@ -5,20 +5,32 @@ import ArgumentParser
 
 /// `--objects` and its threshold.
 struct ObjectOptions: RequestOptions {
-    @Flag(name: .customLong("objects"), help: "Find objects with a detector network (YOLO11n, 80 COCO classes: person, car, dog, cup...; needs scripts/fetch-models): box, confidence, top-5 labels.")
+    @Flag(
+        name: .customLong("objects"),
+        help:
+            "Find objects with a detector network (YOLO11n, 80 COCO classes: person, car, dog, cup...; needs scripts/fetch-models): box, confidence, top-5 labels."
+    )
     var objects = false
 
-    @Option(name: .customLong("min-object-confidence"), help: ArgumentHelp("With --objects, drop objects whose best label scores below this, 0-1 (chosen for F1: see docs/benchmarks.md).", valueName: "c"))
+    @Option(
+        name: .customLong("min-object-confidence"),
+        help: ArgumentHelp(
+            "With --objects, drop objects whose best label scores below this, 0-1 (chosen for F1: see docs/benchmarks.md).",
+            valueName: "c"))
     var minObjectConfidence: Double = ObjectRequest.defaultMinimumConfidence
 
-    @Option(name: .customLong("object-input"), help: ArgumentHelp("With --objects, the detector sees the image scaled to about N x N pixels of area in its own proportions (a portrait photo gets a tall input of the same cost), N a multiple of 32 from 320 to 1280: larger finds smaller objects and costs about (N/800)^2 the time (chosen for mAP and F1 on the development set: see docs/benchmarks.md).", valueName: "N"))
+    @Option(
+        name: .customLong("object-input"),
+        help: ArgumentHelp(
+            "With --objects, the detector sees the image scaled to about N x N pixels of area in its own proportions (a portrait photo gets a tall input of the same cost), N a multiple of 32 from 320 to 1280: larger finds smaller objects and costs about (N/800)^2 the time (chosen for mAP and F1 on the development set: see docs/benchmarks.md).",
+            valueName: "N"))
     var objectInput: Int = ObjectRequest.defaultInputSize
 
     var isAsked: Bool { objects }
 
     func validate() throws {
         try requireUnitInterval(minObjectConfidence, "--min-object-confidence")
-        if !(320 ... 1280).contains(objectInput) || objectInput % 32 != 0 {
+        if !(320...1280).contains(objectInput) || objectInput % 32 != 0 {
             throw ValidationError("--object-input must be a multiple of 32 from 320 to 1280")
         }
     }

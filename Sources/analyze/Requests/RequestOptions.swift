@@ -42,5 +42,5 @@ extension OptionGroup: RequestOptionsProvider where Value: RequestOptions {
 
 /// Checks a 0–1 value.
 func requireUnitInterval(_ value: Double?, _ name: String) throws {
-    if let value, !(0 ... 1).contains(value) { throw ValidationError("\(name) must be between 0 and 1") }
+    if let value, !(0...1).contains(value) { throw ValidationError("\(name) must be between 0 and 1") }
 }

@@ -14,7 +14,8 @@ extension BarcodeObservation: DrawableObservation {
 
     package func svgElements(style: AnnotationStyle) -> String {
         var out = "  <g class=\"barcode \(symbology.rawValue.filter { $0.isLetter || $0.isNumber || $0 == "-" })\">\n"
-        out += "    <polygon points=\"\(AnnotationStyle.points(corners))\"><title>\(MarkupEscaping.escape(payload))</title></polygon>\n"
+        out +=
+            "    <polygon points=\"\(AnnotationStyle.points(corners))\"><title>\(MarkupEscaping.escape(payload))</title></polygon>\n"
         out += "  " + style.svgLabel(label, for: boundingBox, color: Self.color)
         return out + "  </g>\n"
     }

@@ -9,7 +9,9 @@ extension ImageClassification: AnnotationDrawable {
 
     /// The labels shown: those of 5% or more (the JSON keeps every label above the request's floor).
     private func shown() -> [String] {
-        labels.filter { $0.confidence >= Self.minimumShownConfidence }.map { MarkupEscaping.label("\($0.identifier) \(Int(($0.confidence * 100).rounded()))%", limit: 40) }
+        labels.filter { $0.confidence >= Self.minimumShownConfidence }.map {
+            MarkupEscaping.label("\($0.identifier) \(Int(($0.confidence * 100).rounded()))%", limit: 40)
+        }
     }
 
     package func draw(on canvas: OpenCVMat, style: AnnotationStyle) {

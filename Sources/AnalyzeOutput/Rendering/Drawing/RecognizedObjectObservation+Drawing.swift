@@ -15,7 +15,9 @@ extension RecognizedObjectObservation: DrawableObservation {
         let f = SVGRenderer.fmt
         let ranked = labels.map { "\($0.identifier) \(f($0.confidence))" }.joined(separator: ", ")
         var out = "  <g class=\"object\">\n"
-        out += "    " + AnnotationStyle.rect(boundingBox, extra: "") + "<title>\(MarkupEscaping.escape(ranked))</title></rect>\n"
+        out +=
+            "    " + AnnotationStyle.rect(boundingBox, extra: "")
+            + "<title>\(MarkupEscaping.escape(ranked))</title></rect>\n"
         out += "  " + style.svgLabel(MarkupEscaping.label(caption, limit: 40), for: boundingBox, color: Self.color)
         return out + "  </g>\n"
     }

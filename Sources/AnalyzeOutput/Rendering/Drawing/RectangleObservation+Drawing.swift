@@ -12,7 +12,8 @@ extension RectangleObservation: DrawableObservation {
 
     package func svgElements(style: AnnotationStyle) -> String {
         guard style.drawsRectangle(boundingBox, confidence: confidence) else { return "" }
-        return "  <polygon class=\"rectangle\" points=\"\(AnnotationStyle.points(corners))\"><title>rectangle, confidence \(SVGRenderer.fmt(confidence))</title></polygon>\n"
+        return
+            "  <polygon class=\"rectangle\" points=\"\(AnnotationStyle.points(corners))\"><title>rectangle, confidence \(SVGRenderer.fmt(confidence))</title></polygon>\n"
             + style.svgLabel("rect \(Int((confidence * 100).rounded()))%", for: boundingBox, color: Self.color)
     }
 }
