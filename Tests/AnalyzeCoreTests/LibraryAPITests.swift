@@ -49,6 +49,47 @@ struct LibraryAPITests {
         }
     }
 
+    /// Pixels another library decoded (a camera frame) are analysed as the image they show, in every layout.
+    @Test func decodedPixelsAreAnalysedAsTheImageIs() throws {
+        let portrait = DebianPhoto.folder.appendingPathComponent("astronaut.png")
+        try #require(
+            FileManager.default.fileExists(atPath: portrait.path), "run scripts/fetch-test-images (scripts/test does)")
+        let fromFile = try ImageRequestHandler(url: portrait).perform(FaceRequest())
+        // The same pixels as RGBA with padded rows, and as BGR, made here from the PNG's RGB.
+        let rgb = try PixelBufferFixture.rgb(of: portrait)
+        var rgba = [UInt8](repeating: 0, count: (rgb.width * 4 + 16) * rgb.height)
+        var bgr = [UInt8](repeating: 0, count: rgb.width * 3 * rgb.height)
+        for y in 0..<rgb.height {
+            for x in 0..<rgb.width {
+                let at = (y * rgb.width + x) * 3
+                let padded = y * (rgb.width * 4 + 16) + x * 4
+                rgba[padded] = rgb.bytes[at]
+                rgba[padded + 1] = rgb.bytes[at + 1]
+                rgba[padded + 2] = rgb.bytes[at + 2]
+                rgba[padded + 3] = 255
+                bgr[at] = rgb.bytes[at + 2]
+                bgr[at + 1] = rgb.bytes[at + 1]
+                bgr[at + 2] = rgb.bytes[at]
+            }
+        }
+        let buffers = [
+            try PixelBuffer(
+                bytes: rgba, width: rgb.width, height: rgb.height, format: .rgba8, bytesPerRow: rgb.width * 4 + 16),
+            try PixelBuffer(bytes: bgr, width: rgb.width, height: rgb.height, format: .bgr8),
+        ]
+        for buffer in buffers {
+            let faces = try ImageRequestHandler(pixels: buffer).perform(FaceRequest())
+            #expect(faces == fromFile)
+        }
+        // Sizes that do not fit the bytes are refused, not read past the end.
+        #expect(throws: AnalysisError.self) {
+            try PixelBuffer(bytes: bgr, width: rgb.width, height: rgb.height + 1, format: .bgr8)
+        }
+        #expect(throws: AnalysisError.self) {
+            try PixelBuffer(bytes: bgr, width: rgb.width, height: rgb.height, format: .bgr8, bytesPerRow: 2)
+        }
+    }
+
     @Test func aMissingFileIsAnAnalysisError() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/analyze/photo.jpg")
         #expect(throws: AnalysisError.self) { try ImageRequestHandler(url: missing).perform(BarcodeRequest()) }
@@ -68,5 +109,30 @@ struct LibraryAPITests {
         }
         #expect(
             payloads == Array(repeating: ["https://example.com/redeem?card=603491205578", "603491205578"], count: 4))
+    }
+}
+
+/// An image file's pixels as packed RGB, through Debian's python3-opencv (this test imports only
+/// AnalyzeCore's public API, which decodes nothing without analysing).
+enum PixelBufferFixture {
+    static func rgb(of url: URL) throws -> (bytes: [UInt8], width: Int, height: Int) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rgb-\(UUID().uuidString).raw")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            "-c",
+            "import cv2,sys; i=cv2.cvtColor(cv2.imread(sys.argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB); "
+                + "open(sys.argv[2],'wb').write(i.tobytes()); print(i.shape[1], i.shape[0])",
+            url.path, out.path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let size = printed.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard process.terminationStatus == 0, size.count == 2 else { throw CocoaError(.fileReadCorruptFile) }
+        return ([UInt8](try Data(contentsOf: out)), size[0], size[1])
     }
 }

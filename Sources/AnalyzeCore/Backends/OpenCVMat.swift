@@ -119,6 +119,15 @@ package final class OpenCVMat: @unchecked Sendable {
     func inverted() throws(AnalysisError) -> OpenCVMat { try Self.make(.engineFailed) { aocv_invert(handle, $0) } }
 
     /// A resized copy (`aocv_resize`).
+    /// A BGR matrix of `buffer`'s pixels (``ImageRequestHandler/init(pixels:name:)``).
+    static func fromRGB(_ buffer: PixelBuffer) throws(AnalysisError) -> OpenCVMat {
+        let (rgb, width, height) = (buffer.rgb, buffer.width, buffer.height)
+        return try rgb.withUnsafeBufferPointer { bytes throws(AnalysisError) in
+            guard let base = bytes.baseAddress else { throw AnalysisError(.undecodable, "no pixels") }
+            return try make(.undecodable) { aocv_mat_from_rgb(base, Int32(width), Int32(height), width * 3, $0) }
+        }
+    }
+
     package func resized(width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
         try Self.make(.engineFailed) { aocv_resize(handle, Int32(width), Int32(height), $0) }
     }

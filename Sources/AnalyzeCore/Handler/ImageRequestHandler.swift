@@ -17,6 +17,8 @@ public struct ImageRequestHandler: Sendable {
 
     /// The encoded image, when the handler was made from bytes in memory (``init(data:name:)``) rather than a file.
     let data: [UInt8]?
+    /// Decoded pixels, when the handler was made from them (``init(pixels:name:)``).
+    let pixels: PixelBuffer?
 
     public init(
         source: ImageSource, maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels,
@@ -28,6 +30,7 @@ public struct ImageRequestHandler: Sendable {
         self.maximumPixels = maximumPixels
         self.pdfResolution = pdfResolution
         data = nil
+        pixels = nil
     }
 
     /// A handler for an encoded image in memory (``init(data:name:)``).
@@ -37,6 +40,17 @@ public struct ImageRequestHandler: Sendable {
         pdfResolution = PDFRenderer.defaultResolution
         pdfPageTimeout = PDFRenderer.defaultPageTimeout
         self.data = data
+        pixels = nil
+    }
+
+    /// A handler for decoded, upright pixels: nothing is read or decoded.
+    public init(pixels: PixelBuffer, name: String = "(pixels)") {
+        source = ImageSource(path: name, outputName: "pixels")
+        maximumPixels = ImageRequestHandler.defaultMaximumPixels
+        pdfResolution = PDFRenderer.defaultResolution
+        pdfPageTimeout = PDFRenderer.defaultPageTimeout
+        data = nil
+        self.pixels = pixels
     }
 
     /// 200 megapixels: larger than any phone photo, small enough to refuse decompression bombs.
@@ -64,6 +78,13 @@ public struct ImageRequestHandler: Sendable {
     ) throws(AnalysisError) -> Result {
         var timings = StageTimings()
         do {
+            if let pixels {
+                let mat = try timings.measure("decode") { () throws(AnalysisError) in try OpenCVMat.fromRGB(pixels) }
+                return perform(
+                    requests, on: UprightImage(pixels: mat, orientation: .up), warnings: [], engines: engines,
+                    timings: timings,
+                    idleWorkers: idleWorkers)
+            }
             var file: [UInt8]
             switch consume alreadyRead {
             case .some(let read): file = read

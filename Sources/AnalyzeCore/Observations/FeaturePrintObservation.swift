@@ -16,7 +16,7 @@ public struct FeaturePrintObservation: RequestResult, Codable {
 
     /// The Euclidean distance between the two unit vectors: 0 for the same picture, up to √2 (the
     /// features are never negative). Near-duplicates measure under about 0.7
-    /// (``NearDuplicates/defaultMaximumDistance``). Vectors of different lengths are infinitely far.
+    /// (`NearDuplicates.defaultMaximumDistance` in AnalyzeBatch). Vectors of different lengths are infinitely far.
     public func distance(to other: FeaturePrintObservation) -> Double {
         guard vector.count == other.vector.count, !vector.isEmpty else { return .infinity }
         var sum = 0.0

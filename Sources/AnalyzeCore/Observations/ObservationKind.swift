@@ -2,7 +2,7 @@
 /// the JSON key, the SVG group, the report's filter, the `--require`/`--forbid` argument.
 ///
 /// Open for extension: each request declares its own kind next to its request value
-/// (`extension ObservationKind { static let barcodes = … }`); the ``RequestRegistry`` lists them.
+/// (`extension ObservationKind { static let barcodes = … }`); the `RequestRegistry` (AnalyzeBatch) lists them.
 public struct ObservationKind: Sendable, Hashable, Comparable, Codable, RawRepresentable, CustomStringConvertible {
     public let rawValue: String
 

@@ -3,7 +3,7 @@
 /// Requests are small values holding their parameters (never paths: a model is named by its
 /// ``ModelIdentity``). The ``ImageRequestHandler`` performs them, all on the same decoded, upright
 /// image, with the engines of the worker thread it runs on. A new kind of request is its own
-/// files (request, observation, drawing, tests) plus one line in the ``RequestRegistry``.
+/// files (request, observation, drawing, tests) plus one line in the `RequestRegistry` (AnalyzeBatch).
 public protocol ImageRequest: Sendable, Hashable, Codable {
     /// What the request finds in one image.
     associatedtype Result: RequestResult
@@ -42,7 +42,7 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
 
     /// The request as it runs with the model files there are: a request whose models only save time
     /// (the text request's detector under `--text-gate auto`) drops them when they are missing.
-    /// ``RequestPlan`` calls it for the requests a run performs only, so a run that does not perform
+    /// `RequestPlan` (AnalyzeBatch) calls it for the requests a run performs only, so a run that does not perform
     /// a request never checks its files. Default: the request itself.
     func resolvingOptionalModels(with models: ModelLocator) -> Self
 

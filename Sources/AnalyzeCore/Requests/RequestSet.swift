@@ -3,7 +3,7 @@
 ///
 /// Encoded as one object keyed by kind (`{"barcodes": {…}, "text": {…}}`): that is what
 /// `summary.json` records and what the options hash in each image's JSON covers. Decoding goes
-/// through the ``RequestRegistry``, which knows every kind.
+/// through the `RequestRegistry` (AnalyzeBatch), which knows every kind.
 public struct RequestSet: Sendable, Hashable, Encodable {
     /// The requests, in the order they run.
     public private(set) var requests: [any ImageRequest] = []
