@@ -81,6 +81,14 @@ struct LibraryAPITests {
             let faces = try ImageRequestHandler(pixels: buffer).perform(FaceRequest())
             #expect(faces == fromFile)
         }
+        // More pixels than allowed are refused before anything is copied or analysed.
+        do {
+            _ = try ImageRequestHandler(pixels: buffers[1], maximumPixels: rgb.width * rgb.height - 1).perform(
+                FaceRequest())
+            Issue.record("pixels over the limit were analysed")
+        } catch {
+            #expect(error.code == .tooLarge, "\(error)")
+        }
         // Sizes that do not fit the bytes are refused, not read past the end.
         #expect(throws: AnalysisError.self) {
             try PixelBuffer(bytes: bgr, width: rgb.width, height: rgb.height + 1, format: .bgr8)

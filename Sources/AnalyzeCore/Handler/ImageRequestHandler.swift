@@ -43,10 +43,13 @@ public struct ImageRequestHandler: Sendable {
         pixels = nil
     }
 
-    /// A handler for decoded, upright pixels: nothing is read or decoded.
-    public init(pixels: PixelBuffer, name: String = "(pixels)") {
+    /// A handler for decoded, upright pixels: nothing is read or decoded. Pixels over `maximumPixels` are
+    /// refused, as an image whose header claims more is.
+    public init(
+        pixels: PixelBuffer, name: String = "(pixels)", maximumPixels: Int = ImageRequestHandler.defaultMaximumPixels
+    ) {
         source = ImageSource(path: name, outputName: "pixels")
-        maximumPixels = ImageRequestHandler.defaultMaximumPixels
+        self.maximumPixels = maximumPixels
         pdfResolution = PDFRenderer.defaultResolution
         pdfPageTimeout = PDFRenderer.defaultPageTimeout
         data = nil
@@ -76,6 +79,11 @@ public struct ImageRequestHandler: Sendable {
     package func perform(
         _ requests: RequestSet, engines: WorkerEngines, bytes alreadyRead: consuming [UInt8]?, idleWorkers: IdleWorkers?
     ) throws(AnalysisError) -> Result {
+        if let pixels, pixels.width * pixels.height > maximumPixels {
+            throw AnalysisError(
+                .tooLarge, "\(pixels.width)x\(pixels.height) pixels, more than the \(maximumPixels) allowed",
+                file: source.path)
+        }
         var timings = StageTimings()
         do {
             if let pixels {

@@ -7,16 +7,11 @@ extension RectangleRequest: SideOutputProducing {
             name: "rectify", hashedWhenOff: true,
             files: { analysis, _ in (analysis.rectangles ?? []).indices.map { "rect-\($0 + 1).png" } },
             render: { index, analysis, image, _ throws(AnalysisError) in
-                guard let rect = analysis.rectangles?[safe: index] else {
+                guard let rectangles = analysis.rectangles, rectangles.indices.contains(index) else {
                     throw AnalysisError(.outputFailed, "no rectangle \(index + 1) to rectify")
                 }
-                let size = rect.rectifiedSize
+                let rect = rectangles[index], size = rect.rectifiedSize
                 return try image.pixels.warped(quad: rect.corners, width: size.width, height: size.height).pngData()
             })
     ]
-}
-
-extension Array {
-    /// The element at `index`, or nil outside the array.
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
