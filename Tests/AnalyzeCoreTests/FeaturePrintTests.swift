@@ -71,6 +71,54 @@ struct FeaturePrintTests {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(ImageAnalysis.self, from: Data(broken.utf8)) }
     }
 
+    /// `--featureprint-npy`, a side output the feature print declares in its own file: the same vector
+    /// as the JSON, in a file NumPy reads; written only when asked for, and recorded in the summary.
+    @Test func theNumPyArrayHoldsTheSameVector() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let cli = CommandLineTests()
+        let messi = try OpenCVSample.path("messi5.jpg")
+        let run = try cli.run([messi, "--featureprint", "--featureprint-npy", "-o", out.path, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try Data(contentsOf: out.appendingPathComponent("messi5.json"))
+        let analysis = try JSONDecoder().decode(ImageAnalysis.self, from: json)
+        let vector = try #require(analysis.featurePrint).vector
+        let npy = [UInt8](try Data(contentsOf: out.appendingPathComponent("messi5.featureprint.npy")))
+        #expect(Array(npy.prefix(8)) == [0x93] + Array("NUMPY".utf8) + [1, 0])
+        let headerLength = Int(npy[8]) | Int(npy[9]) << 8
+        #expect((10 + headerLength) % 64 == 0 && npy.count == 10 + headerLength + 4 * 1280)
+        let header = String(decoding: npy[10..<(10 + headerLength)], as: UTF8.self)
+        #expect(
+            header.hasPrefix("{'descr': '<f4', 'fortran_order': False, 'shape': (1280,), }") && header.hasSuffix("\n"))
+        let floats = stride(from: 10 + headerLength, to: npy.count, by: 4).map { i in
+            Float(
+                bitPattern: UInt32(npy[i]) | UInt32(npy[i + 1]) << 8 | UInt32(npy[i + 2]) << 16 | UInt32(npy[i + 3])
+                    << 24)
+        }
+        #expect(floats == vector)
+        // NumPy itself reads it as the same unit vector.
+        let numpy = try runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import numpy, sys; a = numpy.load(sys.argv[1]); print(a.dtype, a.shape, round(float((a * a).sum()), 4))",
+                out.appendingPathComponent("messi5.featureprint.npy").path,
+            ])
+        #expect(numpy.status == 0 && numpy.output.contains("float32 (1280,) 1.0"), "\(numpy.output)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json")))
+                as? [String: Any])
+        #expect((summary["outputs"] as? [String: Any])?["featureprint-npy"] as? Bool == true)
+        let valid = try runScript("validate-json", [out.appendingPathComponent("summary.json").path])
+        #expect(valid.status == 0, "\(valid.output)")
+        // Not asked for: no array.
+        let plain = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: plain) }
+        #expect(try cli.run([messi, "--featureprint", "-o", plain.path, "--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: plain.appendingPathComponent("messi5.featureprint.npy").path))
+        #expect(FileManager.default.fileExists(atPath: plain.appendingPathComponent("messi5.json").path))
+    }
+
     @Test func itIsMadeOnlyWhenAskedFor() throws {
         #expect(!RequestSet.all.requests.contains { $0.kind == .featurePrint })
         let (every, _) = try RequestPlan(configured: RequestSet(), asked: []).resolve(models: .standard)

@@ -5,7 +5,8 @@ import AnalyzeCore
 /// hOCR (`hocr`), the image levelled by its horizon (`level`).
 ///
 /// A kind declares its side outputs in its own file under `SideOutputs/`, by conforming its request
-/// to ``SideOutputProducing``; the registry collects them. ``OutputLayout`` then names their files,
+/// to ``SideOutputProducing``; the registry collects them, and the command makes each a flag
+/// `--<name>` with its ``help``. ``OutputLayout`` then names their files,
 /// the batch runner renders and writes them, and `--resume` checks they are there, all from this value.
 public struct SideOutput: Sendable {
     /// Its name: what asks for it (``OutputLayout/sideOutputs``) and its key in the run's options.
@@ -14,6 +15,8 @@ public struct SideOutput: Sendable {
     /// existed before the hash did; the others appear only when asked, so hashes recorded before
     /// they existed still match (`--resume`).
     public let hashedWhenOff: Bool
+    /// What the command's `--<name>` flag says it writes.
+    public let help: String
     /// The name suffixes (after `<name>.`) of the files an image gets: `["rect-1.png", "rect-2.png"]`;
     /// none when its result calls for none. The second argument is the annotated image's format,
     /// which a picture output follows.
@@ -27,7 +30,7 @@ public struct SideOutput: Sendable {
         ) throws(AnalysisError) -> [UInt8]
 
     package init(
-        name: String, hashedWhenOff: Bool = false,
+        name: String, hashedWhenOff: Bool = false, help: String,
         files: @escaping @Sendable (_ analysis: ImageAnalysis, _ pictureFormat: OutputLayout.ImageFormat) -> [String],
         render:
             @escaping @Sendable (
@@ -37,6 +40,7 @@ public struct SideOutput: Sendable {
     ) {
         self.name = name
         self.hashedWhenOff = hashedWhenOff
+        self.help = help
         self.files = files
         self.render = render
     }

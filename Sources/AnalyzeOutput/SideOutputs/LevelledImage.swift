@@ -6,6 +6,8 @@ extension HorizonRequest: SideOutputProducing {
     public static let sideOutputs = [
         SideOutput(
             name: "level",
+            help:
+                "With --horizon, also write each image that has a horizon turned so that the horizon is level, <name>.level.jpg or .png (zoomed to fill the same frame, as a photo editor's straighten tool does).",
             files: { analysis, format in analysis.horizon == nil ? [] : [format == .jpeg ? "level.jpg" : "level.png"] },
             render: { _, analysis, image, format throws(AnalysisError) in
                 // Turned clockwise by the horizon's angle (OpenCV turns counter-clockwise for

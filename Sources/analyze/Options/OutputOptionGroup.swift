@@ -35,36 +35,17 @@ struct OutputOptionGroup: ParsableArguments {
     var annotatedMaxSide: Int?
 
     @Flag(
-        name: .customLong("hocr"),
-        help:
-            "With --text, also write the recognised text as hOCR, <name>.hocr (lines and words with their boxes and confidences; what `tesseract … hocr` writes)."
-    )
-    var hocr = false
-
-    @Flag(
-        name: .customLong("level"),
-        help:
-            "With --horizon, also write each image that has a horizon turned so that the horizon is level, <name>.level.jpg or .png (zoomed to fill the same frame, as a photo editor's straighten tool does)."
-    )
-    var level = false
-
-    @Flag(
         name: .customLong("normalized"),
         help:
             "Write coordinates in the JSON as Vision does: fractions (0-1) of the upright image's width and height, origin bottom-left, a box's y its bottom edge. The JSON then has \"coordinates\": \"normalized\". Default: pixels, origin top-left."
     )
     var normalized = false
 
-    @Flag(
-        name: .customLong("rectify"),
-        help:
-            "With --rects, also write each rectangle perspective-corrected as <name>.rect-<n>.png (a scanner app's crop)."
-    )
-    var rectify = false
+    /// `--hocr`, `--level`, `--rectify`…: one flag per side output a kind declares (``SideOutputFlag``).
+    @Flag var sideOutputs: [SideOutputFlag] = []
 
     var options: OutputOptions {
-        // Each flag asks for one kind's side output by its name (RequestRegistry.sideOutputs).
-        let asked = Set([(rectify, "rectify"), (hocr, "hocr"), (level, "level")].filter(\.0).map(\.1))
+        let asked = Set(sideOutputs.map(\.name))
         var options = OutputOptions(
             directory: URL(fileURLWithPath: output), writePNG: !noPNG, writeSVG: !noSVG, writeJSON: !noJSON,
             sideOutputs: asked)
@@ -78,6 +59,23 @@ struct OutputOptionGroup: ParsableArguments {
         if let annotatedMaxSide, annotatedMaxSide < 16 {
             throw ValidationError("--annotated-max-side must be at least 16")
         }
+    }
+}
+
+/// A flag that asks for one side output by its name, with its help: the command's flags for side
+/// outputs are the registry's (``RequestRegistry/sideOutputs``), so a kind that declares one needs no
+/// line here.
+struct SideOutputFlag: EnumerableFlag, Hashable {
+    let name: String
+
+    static var allCases: [SideOutputFlag] {
+        RequestRegistry.sideOutputs.map { SideOutputFlag(name: $0.name) }.sorted { $0.name < $1.name }
+    }
+
+    static func name(for value: SideOutputFlag) -> NameSpecification { .customLong(value.name) }
+
+    static func help(for value: SideOutputFlag) -> ArgumentHelp? {
+        RequestRegistry.sideOutputs.first { $0.name == value.name }.map { ArgumentHelp($0.help) }
     }
 }
 
