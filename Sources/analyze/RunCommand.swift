@@ -106,40 +106,14 @@ struct RunCommand: ParsableCommand {
         // File names that are not UTF-8 keep their bytes (see FilePathBytes).
         var arguments = FilePathBytes.restoringRawBytes(inputs)
         if let filesFrom = runOptions.filesFrom { arguments += try Self.readPathList(filesFrom) }
-        let outputFolder = InputCollector.canonical(outputs.output)
-        if let same = arguments.first(where: { InputCollector.canonical($0) == outputFolder }) {
-            throw ValidationError(
-                "the output folder is the input folder \(same); outputs never go where inputs are read from: choose another -o"
-            )
-        }
-        // The output folder is never searched for inputs (a second run would analyse the first one's PNGs)...
-        var sources = InputCollector.files(arguments, sequences: sequenceOptions.sequences, excluding: [outputs.output])
-        guard !sources.isEmpty else {
-            throw ValidationError("no images found in \(arguments.prefix(5).joined(separator: ", "))")
-        }
-        // Nothing that exists (a typo, a device that is not there): a usage error, and no output folder.
-        let local = sources.filter { $0.kind != .stream || $0.path.hasPrefix("/dev/") }
-        if local.count == sources.count, !local.contains(where: { FilePathBytes.exists($0.path) }) {
-            let names = local.prefix(3).map(\.path).joined(separator: ", ") + (local.count > 3 ? ", …" : "")
-            throw ValidationError("no such file, folder or device: \(names)")
-        }
-        // ...and never holds an input: outputs would overwrite or mix with the user's files.
-        if let clash = sources.first(where: {
-            $0.kind != .stream
-                && (InputCollector.canonical(($0.path as NSString).deletingLastPathComponent) == outputFolder
-                    || ($0.kind == .frames && InputCollector.canonical($0.path) == outputFolder))
-        }) {
-            throw ValidationError(
-                "the output folder \(outputs.output) holds input images (\(clash.path)); outputs never go where inputs are read from: choose another -o"
-            )
-        }
-        // A shard is chosen by file, before the pages of multi-page TIFFs and PDFs are counted: each shard
-        // counts only its own files' pages (a PDF's count is a pdfinfo process).
         let shard = runOptions.shard
-        if let shard { sources = sources.filter { shard.contains($0.path) } }
-        sources = InputCollector.expandingPages(sources, selection: runOptions.pages ?? .all)
-        if shard == nil, sources.isEmpty {
-            throw ValidationError("no pages selected by --pages in \(arguments.prefix(5).joined(separator: ", "))")
+        let sources: [ImageSource]
+        do {
+            sources = try BatchInputs.resolve(
+                arguments, sequences: sequenceOptions.sequences, output: outputs.output, shard: shard,
+                pages: runOptions.pages ?? .all)
+        } catch {
+            throw ValidationError(error.description)
         }
         let (requestSet, models) = try plannedRequests()
         let tracking = sequenceOptions.tracking
@@ -181,16 +155,7 @@ struct RunCommand: ParsableCommand {
         }
         progress.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-
-        var timings = StageTimings()
-        for outcome in outcomes { timings.add(outcome.timings) }
-        var summary = RunSummary(
-            requests: requestSet, checks: checks, outputs: output.layout, entries: outcomes.map(\.digest),
-            timings: timings)
-        summary.images.resumed = outcomes.filter(\.resumed).count
-        summary.wallSeconds = (seconds * 1000).rounded() / 1000
-        summary.jobs = runner.jobs
-        summary.shard = shard?.description
+        let summary = runner.summary(of: outcomes, wallSeconds: seconds, shard: shard)
         do {
             try RunReport.write(summary, to: output.directory, shard: shard)
             if let junit = self.checks.junit {

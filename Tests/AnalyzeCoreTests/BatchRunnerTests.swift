@@ -27,6 +27,45 @@ struct BatchRunnerTests {
         #expect(outputs[0] == outputs[1])
     }
 
+    /// ``BatchInputs``: what the command refuses, a library caller gets refused too, before anything
+    /// is written; and a run's summary counts its outcomes.
+    @Test func inputsAreCheckedBeforeAnythingIsWrittenAndTheSummaryCountsTheOutcomes() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("samples/product-label.png"), toPath: folder.appendingPathComponent("a.png").path)
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("b.jpg"))
+        let refusal = { (arguments: [String], output: String) -> String? in
+            do {
+                _ = try BatchInputs.resolve(arguments, output: output)
+                return nil
+            } catch { return error.description }
+        }
+        #expect(refusal([folder.path], folder.path)?.contains("the output folder is the input folder") == true)
+        #expect(
+            refusal([folder.appendingPathComponent("a.png").path], folder.path)?.contains("holds input images") == true)
+        #expect(refusal([folder.appendingPathComponent("typo.png").path], "out")?.contains("no such file") == true)
+        let out = folder.appendingPathComponent("out")
+        let sources = try BatchInputs.resolve([folder.path], output: out.path)
+        #expect(sources.map { ($0.path as NSString).lastPathComponent } == ["a.png", "b.jpg"])
+        // The output folder is never searched: a second run does not analyse the first one's images.
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data().write(to: out.appendingPathComponent("a.png"))
+        #expect(try BatchInputs.resolve([folder.path], output: out.path).count == 2)
+        // Shards split the files between them, each file in exactly one.
+        let halves = try [0, 1].map { k in
+            try BatchInputs.resolve([folder.path], output: out.path, shard: try #require(Shard("\(k)/2"))).map(\.path)
+        }
+        #expect(Set(halves[0] + halves[1]).count == 2 && halves[0].count + halves[1].count == 2)
+        let runner = BatchRunner(
+            sources: sources, requests: RequestSet([BarcodeRequest()]),
+            output: OutputOptions(directory: out, writePNG: false, writeSVG: false), jobs: 2)
+        let summary = runner.summary(of: try runner.run(), wallSeconds: 1.23456)
+        #expect(summary.images.total == 2 && summary.images.failed == 1 && summary.images.analysed == 1)
+        #expect(summary.failures.count == 1 && summary.failures.allSatisfy { $0.file.hasSuffix("b.jpg") })
+        #expect(summary.wallSeconds == 1.235 && summary.jobs == 2 && summary.shard == nil)
+    }
+
     /// The test process uses glibc's malloc, so ``ProcessMemory`` hands free pages back between images
     /// here; the executable, which links tcmalloc, never calls `malloc_trim` (CommandLineTests checks the
     /// executable's side).
