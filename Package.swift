@@ -27,17 +27,20 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
+        // What the two OpenCV shims share (the status, the matrix, the exception guard), so neither includes
+        // the other's private headers.
+        .target(name: "COpenCVCommon", dependencies: ["COpenCV"]),
         // Thin C++ target: OpenCV behind a plain-C header; every cv::Exception is caught there.
         .target(
             name: "COpenCVShim",
-            dependencies: ["COpenCV"],
+            dependencies: ["COpenCV", "COpenCVCommon"],
             linkerSettings: (openCVLibraries + ["png", "jpeg", "gif"]).map { .linkedLibrary($0) }
         ),
         // Thin C++ target: OpenCV's videoio (FFmpeg) and contrib trackers behind a plain-C header, as the
         // shared library libAnalyzeVideo.so; nothing links it: AnalyzeCore's VideoLibrary opens it on first use.
         .target(
             name: "CVideoShim",
-            dependencies: ["COpenCV"],
+            dependencies: ["COpenCV", "COpenCVCommon"],
             // swiftc links it with the Swift runtime (swiftrt.o, libswiftCore.so): fine for development
             // builds; scripts/install and scripts/package link the same object again with g++, without it.
             linkerSettings: [

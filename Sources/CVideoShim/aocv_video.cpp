@@ -6,7 +6,7 @@
 // a video, stream or tracker is needed: OpenCV's videoio pulls in FFmpeg and GStreamer (100 shared
 // libraries), which would otherwise load with every run, even `analyze --version`. Its matrices are the
 // COpenCVShim's (the same struct, allocator and libopencv_core), created here and freed there.
-#include "../COpenCVShim/aocv_internal.hpp"
+#include "aocv_common.hpp"
 #include "include/aocv_video.h"
 #include <opencv2/videoio.hpp>
 #include <opencv2/tracking.hpp>

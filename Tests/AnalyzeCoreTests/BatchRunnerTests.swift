@@ -39,7 +39,9 @@ struct BatchRunnerTests {
             do {
                 _ = try BatchInputs.resolve(arguments, output: output)
                 return nil
-            } catch { return error.description }
+            } catch let refusal as BatchInputs.Refusal {
+                return refusal.description
+            } catch { return "\(error)" }
         }
         #expect(refusal([folder.path], folder.path)?.contains("the output folder is the input folder") == true)
         #expect(

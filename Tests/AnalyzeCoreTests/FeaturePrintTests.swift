@@ -109,7 +109,7 @@ struct FeaturePrintTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json")))
                 as? [String: Any])
         #expect((summary["outputs"] as? [String: Any])?["featureprint-npy"] as? Bool == true)
-        let valid = try runScript("validate-json", [out.appendingPathComponent("summary.json").path])
+        let valid = try runScript("validate-json", [out.path])
         #expect(valid.status == 0, "\(valid.output)")
         // Not asked for: no array.
         let plain = try Fixture.temporaryDirectory()

@@ -7,6 +7,7 @@
 #ifndef AOCV_H
 #define AOCV_H
 
+#include "aocv_common.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,15 +16,6 @@ extern "C" {
 #endif
 
 #pragma clang assume_nonnull begin
-
-/// Outcome of a call: ok = 1 on success; otherwise ok = 0 and `message` says why.
-typedef struct aocv_status {
-    int ok;
-    char message[512];
-} aocv_status;
-
-/// An owned OpenCV matrix (8-bit, 1 or 3 channels, BGR order). Free with aocv_mat_free.
-typedef struct aocv_mat aocv_mat;
 
 /// Limits OpenCV's own worker threads (cv::setNumThreads). The batch runner passes 1 per worker.
 void aocv_set_num_threads(int threads);

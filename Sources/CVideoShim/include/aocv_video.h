@@ -6,7 +6,9 @@
 #ifndef AOCV_VIDEO_H
 #define AOCV_VIDEO_H
 
-#include "../../COpenCVShim/include/aocv.h"
+#include "aocv_common.h"
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
