@@ -17,6 +17,7 @@ let package = Package(
         // Annotated images, SVG overlays, JSON, hOCR; and the batch runner with its report.
         .library(name: "AnalyzeOutput", targets: ["AnalyzeOutput"]),
         .library(name: "AnalyzeBatch", targets: ["AnalyzeBatch"]),
+        .library(name: "AnalyzeReport", targets: ["AnalyzeReport"]),
         // Video, streams and trackers: loaded by AnalyzeCore (dlopen) only when a sequence is analysed.
         .library(name: "AnalyzeVideo", type: .dynamic, targets: ["CVideoShim"]),
     ],
@@ -77,7 +78,7 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // zxing-cpp 3.1.1's C API, a static library built from its PyPI sdist by scripts/fetch-zxing.
         .systemLibrary(name: "CZXing", pkgConfig: "zxing"),
-        // Three layers, each seeing only those below it (docs/architecture.md, "Layers"); an import the
+        // Four layers, each seeing only those below it (docs/architecture.md, "Layers"); an import the
         // other way is a compile error (scripts/check-layers).
         // 1. The engine: inputs, decoding, orientation, engines, requests, observations, the handlers.
         .target(
@@ -91,6 +92,8 @@ let package = Package(
         .target(name: "AnalyzeOutput", dependencies: ["AnalyzeCore"]),
         // 3. A run over many inputs: the batch runner, the report, the kinds' registry, --require checks.
         .target(name: "AnalyzeBatch", dependencies: ["AnalyzeCore", "AnalyzeOutput"]),
+        // 4. What a run tells: summary.json, the HTML report, JUnit, the totals' wording; merging shards.
+        .target(name: "AnalyzeReport", dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch"]),
         // The thin command-line front end. Linked with tcmalloc (Debian's libtcmalloc-minimal4), which
         // replaces malloc for the whole process: it keeps freed pages for the next image, where glibc
         // hands every 12 MP buffer back to the kernel and takes it again zeroed, page by page (about
@@ -98,14 +101,14 @@ let package = Package(
         .executableTarget(
             name: "analyze",
             dependencies: [
-                "AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch",
+                "AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", "AnalyzeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary(":libtcmalloc_minimal.so.4", .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "AnalyzeCoreTests",
-            dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", "CHeif"],
+            dependencies: ["AnalyzeCore", "AnalyzeOutput", "AnalyzeBatch", "AnalyzeReport", "CHeif"],
             // The recorded outputs are read by path (GoldenOutputTests), not built into the bundle.
             exclude: ["Golden"],
             // The HEIF tests write their photos with libheif's encoder, which CHeif does not forward.

@@ -1,6 +1,7 @@
 import AnalyzeBatch
 import AnalyzeCore
 import AnalyzeOutput
+import AnalyzeReport
 import ArgumentParser
 import Foundation
 import Synchronization

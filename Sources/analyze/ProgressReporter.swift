@@ -1,6 +1,7 @@
 import AnalyzeBatch
 import AnalyzeCore
 import AnalyzeOutput
+import AnalyzeReport
 import Foundation
 
 /// Reports each finished image: a line on stderr (or, on a terminal, a progress bar with

@@ -4,6 +4,7 @@ import Testing
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+@testable import AnalyzeReport
 
 @Suite("Batch runner")
 struct BatchRunnerTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+@testable import AnalyzeReport
 
 /// Loads index.html in headless Chromium (Debian `chromium`, installed by scripts/test) and
 /// checks the DOM after the page's script ran.

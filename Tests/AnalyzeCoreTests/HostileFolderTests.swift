@@ -4,6 +4,7 @@ import Testing
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+@testable import AnalyzeReport
 
 /// Folders and streams as a hostile or unlucky user has them: the run never touches the inputs,
 /// never hangs on special files, never reads without bound, and survives a closed or full stdout/stderr.

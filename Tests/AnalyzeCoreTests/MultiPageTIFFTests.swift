@@ -4,6 +4,7 @@ import Testing
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+@testable import AnalyzeReport
 
 /// A multi-page TIFF (a scanned document, a fax) is analysed page by page, as `tesseract` reads every
 /// page: each page an input of its own, with its own outputs, line and report entry.

@@ -4,6 +4,7 @@ import Testing
 @testable import AnalyzeBatch
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
+@testable import AnalyzeReport
 
 /// A sequence's JSON as read back: frames by index, tracks.
 struct SequenceJSON {

@@ -294,10 +294,19 @@ public struct BatchRunner: Sendable {
         }
     }
 
+    /// The path of `folder` relative to `report`, through `..` where they part (both resolved).
+    package static func relativeFolder(from report: URL, to folder: URL) -> String {
+        let a = report.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let b = folder.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var common = 0
+        while common < min(a.count, b.count), a[common] == b[common] { common += 1 }
+        return (Array(repeating: "..", count: a.count - common) + b[common...]).joined(separator: "/")
+    }
+
     /// The path of `file` relative to `directory` (for the SVG's image reference).
-    static func relativePath(from directory: URL, to file: URL) -> String {
+    package static func relativePath(from directory: URL, to file: URL) -> String {
         // Percent-encoded from the file's real bytes (FilePathBytes), so a name that is not UTF-8 links right.
-        RunReport.relativeFolder(from: directory, to: file).split(separator: "/").map { component in
+        relativeFolder(from: directory, to: file).split(separator: "/").map { component in
             FilePathBytes.raw(String(component)).map { byte -> String in
                 let c = Character(Unicode.Scalar(byte))
                 return byte < 0x80 && (c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@".contains(c))

@@ -68,7 +68,7 @@ public struct ImageDigest: Sendable, Hashable, Codable {
     }
 
     /// The report's order: by file, then page.
-    static func inOrder(_ a: ImageDigest, _ b: ImageDigest) -> Bool {
+    package static func inOrder(_ a: ImageDigest, _ b: ImageDigest) -> Bool {
         a.file != b.file ? a.file < b.file : (a.page ?? 0) < (b.page ?? 0)
     }
 

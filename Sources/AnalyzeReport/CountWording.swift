@@ -1,3 +1,4 @@
+import AnalyzeBatch
 import AnalyzeCore
 import AnalyzeOutput
 

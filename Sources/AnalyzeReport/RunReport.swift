@@ -1,3 +1,4 @@
+import AnalyzeBatch
 import AnalyzeCore
 import AnalyzeOutput
 import Foundation
@@ -76,7 +77,7 @@ public enum RunReport {
         let merged = try RunSummary.merge(parts.map(\.summary))
         var folderOf: [String: String] = [:]
         for part in parts {
-            let folder = relativeFolder(from: output, to: part.folder)
+            let folder = BatchRunner.relativeFolder(from: output, to: part.folder)
             for entry in part.summary.entries { folderOf[entry.file] = folder }
         }
         do {
@@ -101,11 +102,4 @@ public enum RunReport {
         return BatchRunner.relativePath(from: report, to: URL(fileURLWithPath: path))
     }
 
-    static func relativeFolder(from report: URL, to folder: URL) -> String {
-        let a = report.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-        let b = folder.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-        var common = 0
-        while common < min(a.count, b.count), a[common] == b[common] { common += 1 }
-        return (Array(repeating: "..", count: a.count - common) + b[common...]).joined(separator: "/")
-    }
 }
