@@ -2,6 +2,7 @@
 // lines to read, how to read them) are the caller's; this file follows PaddleOCR's own pre- and
 // post-processing, which the networks were trained with.
 #include "aocv_internal.hpp"
+#include <climits>
 #include "include/aocv_text_lines.h"
 #include <stdexcept>
 
@@ -119,9 +120,28 @@ extern "C" int aocv_text_line_planes(const aocv_mat *image, const aocv_quad *qua
         const int w = (int)std::max(cv::norm(src[0] - src[1]), cv::norm(src[2] - src[3]));
         const int h = (int)std::max(cv::norm(src[0] - src[3]), cv::norm(src[1] - src[2]));
         if (w < 1 || h < 1 || (double)w * h > 64e6) throw std::runtime_error("text line: degenerate or huge box");
-        const cv::Point2f dst[4] = {{0, 0}, {(float)w, 0}, {(float)w, (float)h}, {0, (float)h}};
+        cv::Mat source = image->m;
+        int cw = w, ch = h;
+        // OpenCV's warps take images under 32767 px a side: in a longer strip (a panorama, a receipt
+        // roll) the line is cut out with a margin first, and shrunk when it is that long itself.
+        constexpr int kWarpLimit = SHRT_MAX - 1;
+        if (source.cols >= kWarpLimit || source.rows >= kWarpLimit || w >= kWarpLimit || h >= kWarpLimit) {
+            const cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(src, src + 4));
+            const cv::Rect roi = (box + cv::Size(6, 6) - cv::Point(3, 3)) & cv::Rect(0, 0, source.cols, source.rows);
+            if (roi.empty()) throw std::runtime_error("text line: the box lies outside the image");
+            const double shrink = std::min(1.0, (kWarpLimit - 1) / (double)std::max({roi.width, roi.height, w, h}));
+            if (shrink < 1.0) {
+                cv::resize(source(roi), source, cv::Size(), shrink, shrink, cv::INTER_AREA);
+                cw = std::max(1, (int)(w * shrink));
+                ch = std::max(1, (int)(h * shrink));
+            } else {
+                source = source(roi);
+            }
+            for (auto &p : src) p = cv::Point2f((float)((p.x - roi.x) * shrink), (float)((p.y - roi.y) * shrink));
+        }
+        const cv::Point2f dst[4] = {{0, 0}, {(float)cw, 0}, {(float)cw, (float)ch}, {0, (float)ch}};
         cv::Mat crop;
-        cv::warpPerspective(aocv_as_bgr(image->m), crop, cv::getPerspectiveTransform(src, dst), cv::Size(w, h), cv::INTER_CUBIC,
+        cv::warpPerspective(aocv_as_bgr(source), crop, cv::getPerspectiveTransform(src, dst), cv::Size(cw, ch), cv::INTER_CUBIC,
                             cv::BORDER_REPLICATE);
         if ((double)h / w >= vertical_ratio) {
             // A vertical line: a quarter turn counter-clockwise, as PaddleOCR (np.rot90); one written

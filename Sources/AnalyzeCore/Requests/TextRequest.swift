@@ -121,7 +121,11 @@ public struct TextRequest: ImageRequest {
         if !correction.customWords.isEmpty { try c.encode(correction.customWords, forKey: .customWords) }
     }
 
-    public init() { self.init(languages: "eng") }
+    /// English text as the command line reads it (`--text`, `--text-gate auto`): PP-OCR's networks
+    /// read photos, signs and screenshots when `scripts/fetch-models` has fetched them, Tesseract reads
+    /// clean pages (and everything when the networks are not there), as Vision's `RecognizeTextRequest()`
+    /// reads any picture. `TextRequest(gate: .off)` is Tesseract alone.
+    public init() { self.init(languages: "eng", gate: .auto) }
 
     /// Text in `languages` with the networks `gate` asks for (the command line's `--text-gate`; `.auto`
     /// is its default: PP-OCR's networks read photos when `scripts/fetch-models` has fetched them).
