@@ -14,6 +14,15 @@ public struct FeaturePrintObservation: RequestResult, Codable {
 
     public var elementCount: Int { vector.count }
 
+    /// The vector as Vision's `data` holds it: little-endian 32-bit floats, 4 bytes each (the JSON's
+    /// base64 `data`, the `.npy` side output's array).
+    public var data: [UInt8] {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(vector.count * 4)
+        for value in vector { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+        return bytes
+    }
+
     /// The Euclidean distance between the two unit vectors: 0 for the same picture, up to √2 (the
     /// features are never negative). Near-duplicates measure under about 0.7
     /// (`NearDuplicates.defaultMaximumDistance` in AnalyzeBatch). Vectors of different lengths are infinitely far.
@@ -41,10 +50,7 @@ public struct FeaturePrintObservation: RequestResult, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(elementCount, forKey: .elementCount)
         try c.encode("float", forKey: .elementType)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(vector.count * 4)
-        for value in vector { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        try c.encode(Data(bytes).base64EncodedString(), forKey: .data)
+        try c.encode(Data(data).base64EncodedString(), forKey: .data)
     }
 
     /// Reads a feature print back (`--resume`, `analyze similar` over a run's JSON); refuses one whose

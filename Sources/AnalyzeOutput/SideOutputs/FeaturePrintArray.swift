@@ -14,7 +14,7 @@ extension FeaturePrintRequest: SideOutputProducing {
                 guard let print = analysis.featurePrint else {
                     throw AnalysisError(.outputFailed, "no feature print to write")
                 }
-                return NumPyArray.float32(print.vector)
+                return NumPyArray.float32(littleEndian: print.data, count: print.elementCount)
             })
     ]
 }
@@ -22,17 +22,14 @@ extension FeaturePrintRequest: SideOutputProducing {
 /// The `.npy` format, version 1.0: a magic string, a header that is a Python dict literal padded
 /// with spaces to a multiple of 64 bytes, then the data.
 enum NumPyArray {
-    /// A one-dimensional array of little-endian float32.
-    static func float32(_ values: [Float]) -> [UInt8] {
-        var header = "{'descr': '<f4', 'fortran_order': False, 'shape': (\(values.count),), }"
+    /// A one-dimensional array of `count` float32, from their little-endian bytes.
+    static func float32(littleEndian data: [UInt8], count: Int) -> [UInt8] {
+        var header = "{'descr': '<f4', 'fortran_order': False, 'shape': (\(count),), }"
         let prefix = 10  // magic (6), version (2), header length (2)
         while (prefix + header.utf8.count + 1) % 64 != 0 { header += " " }
         header += "\n"
         let length = header.utf8.count
-        var bytes: [UInt8] = [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(length & 0xFF), UInt8(length >> 8)]
-        bytes += Array(header.utf8)
-        bytes.reserveCapacity(bytes.count + values.count * 4)
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        return bytes
+        return [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(length & 0xFF), UInt8(length >> 8)] + Array(header.utf8)
+            + data
     }
 }
