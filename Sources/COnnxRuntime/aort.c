@@ -149,8 +149,84 @@ static size_t aort_varint(unsigned char *out, size_t value) {
     return n;
 }
 
+/// Reads a varint at `*at` in [p, p + n); 1 and `*at` past it, or 0 when it runs off the end.
+static int aort_read_varint(const unsigned char *p, size_t n, size_t *at, uint64_t *value) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && *at < n; shift += 7) {
+        unsigned char byte = p[(*at)++];
+        v |= (uint64_t)(byte & 0x7F) << shift;
+        if (!(byte & 0x80)) {
+            *value = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// The `index`-th (from 0) field number `field` of wire type `wire` (0: varint, 2: length-delimited) in
+/// the message [p, p + n): 1, with its value's offset and byte length; 0 when there is none or the
+/// message is malformed.
+static int aort_find_field(const unsigned char *p, size_t n, uint64_t field, int wire, int index, size_t *offset,
+                           size_t *length) {
+    size_t at = 0;
+    while (at < n) {
+        uint64_t key = 0, value = 0;
+        if (!aort_read_varint(p, n, &at, &key)) return 0;
+        const size_t start = at;
+        switch (key & 7) {
+        case 0:
+            if (!aort_read_varint(p, n, &at, &value)) return 0;
+            break;
+        case 1:
+            if (n - at < 8) return 0;
+            at += 8;
+            break;
+        case 5:
+            if (n - at < 4) return 0;
+            at += 4;
+            break;
+        case 2:
+            if (!aort_read_varint(p, n, &at, &value) || value > n - at) return 0;
+            break;
+        default:
+            return 0;
+        }
+        const int match = (key >> 3) == field && (int)(key & 7) == wire;
+        if (match && index-- == 0) {
+            *offset = wire == 2 ? at : start;
+            *length = wire == 2 ? (size_t)value : at - start;
+            return 1;
+        }
+        if ((key & 7) == 2) at += (size_t)value;
+    }
+    return 0;
+}
+
+/// Sets the model's first input's dimensions 2 and 3 (an NCHW image's height and width) to `height` and
+/// `width` in the serialized model [p, p + n), in place: ModelProto.graph (7) → GraphProto.input (11)
+/// → ValueInfoProto.type (2) → TypeProto.tensor_type (1) → shape (2) → dim (1) → dim_value (1). Only
+/// a value of the same encoded length fits in place (224 → 320 does); 1 on success, else 0.
+static int aort_set_input_size(unsigned char *p, size_t n, int height, int width) {
+    static const struct { uint64_t field; int index; } path[] = {{7, 0}, {11, 0}, {2, 0}, {1, 0}, {2, 0}};
+    size_t base = 0, length = n, offset = 0;
+    for (size_t i = 0; i < sizeof path / sizeof path[0]; i++) {
+        if (!aort_find_field(p + base, length, path[i].field, 2, path[i].index, &offset, &length)) return 0;
+        base += offset;
+    }
+    const int sizes[2] = {height, width};
+    for (int d = 0; d < 2; d++) {
+        size_t dim = 0, dim_length = 0, value = 0, value_length = 0;
+        if (!aort_find_field(p + base, length, 1, 2, 2 + d, &dim, &dim_length)) return 0;
+        if (!aort_find_field(p + base + dim, dim_length, 1, 0, 0, &value, &value_length)) return 0;
+        unsigned char encoded[10];
+        if (sizes[d] <= 0 || aort_varint(encoded, (size_t)sizes[d]) != value_length) return 0;
+        memcpy(p + base + dim + value, encoded, value_length);
+    }
+    return 1;
+}
+
 aort_session *aort_session_create_inner_output(const char *library_path, const char *model_path, const char *output_name,
-                                               int threads, char *error, size_t capacity) {
+                                               int input_height, int input_width, int threads, char *error, size_t capacity) {
     size_t name_length = strlen(output_name);
     if (name_length == 0 || name_length > 1024) {
         aort_say(error, capacity, "the output name is empty or too long", NULL);
@@ -198,6 +274,11 @@ aort_session *aort_session_create_inner_output(const char *library_path, const c
     if (read != (size_t)size) {
         free(bytes);
         aort_say(error, capacity, "cannot read the model", model_path);
+        return NULL;
+    }
+    if ((input_height > 0 || input_width > 0) && !aort_set_input_size(bytes, (size_t)size, input_height, input_width)) {
+        free(bytes);
+        aort_say(error, capacity, "cannot set the model's input size", model_path);
         return NULL;
     }
     memcpy(bytes + size, tail, t);

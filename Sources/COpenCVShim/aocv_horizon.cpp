@@ -2,6 +2,7 @@
 #include "aocv_internal.hpp"
 #include "include/aocv_detect.h"
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -20,12 +21,22 @@ constexpr float kBorderDeviation = 4;   // a side row or column flatter than thi
 constexpr double kBorderShare = 0.25;   // ... up to this share of the side
 constexpr double kFrameMargin = 0.18;   // a frame's sides lie in these outer shares of the picture
 constexpr double kFrameStep = 4.2;      // ... each a mean step of at least this (L*)
+constexpr int kStrips = 8;              // a row is also measured in this many strips across ...
+constexpr int kStripsCounted = 3;       // ... counting its best ones: a horizon a monument hides
+constexpr int kRanked = 6;              // with a sky map: the best lines of each measure that are judged
+constexpr double kSkyWeight = 2;        // log(score / best) + kSkyWeight × agreement with the sky map
+constexpr double kMinGroundBelow = 0.5; // a horizon has ground or water below it (the map's mean) ...
+constexpr double kMinSkyAbove = 0.6;    // ... and sky above it (the map's mean) ...
+constexpr double kStrongStep = 8;       // ... unless its step scores this much (a hazy sky the map misreads)
 
 /// One row of the turned copy: the mean colour step across it (the band above minus the band below),
 /// how coherent the steps are, and whether it may be a horizon.
 struct RowStep {
     double edge = 0, coherence = 0;
     bool good = false;
+    /// The same over the row's kStripsCounted best strips (along its mean colour step).
+    double stripEdge = 0, stripCoherence = 0;
+    bool stripGood = false;
 };
 
 struct Turned {
@@ -39,7 +50,7 @@ struct Turned {
 ///
 /// `lab` is the copy in OpenCV's 8-bit Lab (L* × 2.55, a* and b* + 128): turning 8-bit pixels costs
 /// half as much as floats, and the steps come back in Lab units.
-Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double contentWidth) {
+Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double contentWidth, bool withStrips) {
     const int h = lab.rows, w = lab.cols;
     Turned t;
     t.forward = cv::getRotationMatrix2D(cv::Point2f(w / 2.0f, h / 2.0f), angle, 1.0);
@@ -80,6 +91,13 @@ Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double co
         }
     t.rows.assign(h, RowStep());
     if (top < 0) return t;
+    std::array<cv::Mat, kStrips> stripSteps, stripMagnitudes, stripCounts;
+    for (int k = 0; k < (withStrips ? kStrips : 0); ++k) {
+        const cv::Range columns(k * w / kStrips, (k + 1) * w / kStrips);
+        cv::reduce(step.colRange(columns), stripSteps[k], 1, cv::REDUCE_SUM, CV_64F);
+        cv::reduce(magnitude.colRange(columns), stripMagnitudes[k], 1, cv::REDUCE_SUM, CV_64F);
+        cv::reduce(inside.colRange(columns), stripCounts[k], 1, cv::REDUCE_SUM, CV_64F);
+    }
     const double margin = kEdgeMargin * (bottom - top);
     for (int y = kBand; y < h - kBand; ++y) {
         const double columns = counts.at<double>(y) / 255.0;
@@ -89,6 +107,25 @@ Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double co
         row.edge = std::sqrt(sum.dot(sum)) / columns;
         row.coherence = row.edge / std::max(magnitudeSums.at<double>(y) / columns, 1e-3);
         row.good = columns >= kMinSpan * contentWidth && row.coherence >= kMinCoherence && y > top + margin && y < bottom - margin;
+        if (!withStrips || row.edge <= 0) continue;
+        // The strips: each one's step along the row's mean step, the best kStripsCounted counted.
+        const cv::Vec3d along = sum / std::sqrt(sum.dot(sum));
+        std::array<std::pair<double, double>, kStrips> strips{};  // (step along, mean |step|)
+        int measured = 0;
+        for (int k = 0; k < kStrips; ++k) {
+            const double n = stripCounts[k].at<double>(y) / 255.0;
+            if (n < 0.25 * w / kStrips) continue;
+            strips[measured++] = {stripSteps[k].at<cv::Vec3d>(y).dot(along) / n, stripMagnitudes[k].at<double>(y) / n};
+        }
+        std::sort(strips.begin(), strips.begin() + measured, [](const auto &a, const auto &b) { return a.first > b.first; });
+        const int counted = std::min(measured, kStripsCounted);
+        double stepAlong = 0, stepMagnitude = 0;
+        for (int k = 0; k < counted; ++k) stepAlong += strips[k].first, stepMagnitude += strips[k].second;
+        if (counted == 0 || stepAlong <= 0) continue;
+        row.stripEdge = stepAlong / counted;
+        row.stripCoherence = stepAlong / std::max(stepMagnitude, 1e-3);
+        row.stripGood = columns >= kMinSpan * contentWidth && row.stripCoherence >= kMinCoherence && y > top + margin &&
+                        y < bottom - margin;
     }
     return t;
 }
@@ -97,10 +134,11 @@ Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double co
 struct Line {
     double edge = 0, coherence = 0, angle = 0, y0 = 0, slope = 0, centre = 0;
     int row = 0;
+    bool strips = false;  // measured over its best strips (RowStep::stripEdge), not the whole width
     double score() const { return edge * std::pow(coherence, kCoherencePower); }
 };
 
-Line lineOf(const Turned &t, int row, double angle, int w) {
+Line lineOf(const Turned &t, int row, double angle, int w, bool strips = false) {
     cv::Mat back;
     cv::invertAffineTransform(t.forward, back);
     const auto map = [&](double x, double y) {
@@ -114,8 +152,9 @@ Line lineOf(const Turned &t, int row, double angle, int w) {
     line.centre = line.y0 + line.slope * w / 2.0;
     line.angle = angle;
     line.row = row;
-    line.edge = t.rows[row].edge;
-    line.coherence = t.rows[row].coherence;
+    line.strips = strips;
+    line.edge = strips ? t.rows[row].stripEdge : t.rows[row].edge;
+    line.coherence = strips ? t.rows[row].stripCoherence : t.rows[row].coherence;
     return line;
 }
 
@@ -179,10 +218,27 @@ cv::Rect frameInside(const cv::Mat &lightness) {
     return cv::Rect(left + 2, top + 2, right - left - 2, bottom - top - 2);
 }
 
+/// How well a sky map (`grid` × `grid` probabilities that a cell of the picture, stretched to a
+/// square, is sky) agrees with a line: the mean probability of the cells above it and the mean of the
+/// complement below it, averaged; cells the line crosses are left out. 0 when a side has no cell.
+double agreement(const Line &line, const float *sky, int grid, int w, int h, std::array<double, 2> *sides = nullptr) {
+    double above = 0, below = 0;
+    int na = 0, nb = 0;
+    for (int i = 0; i < grid; ++i)
+        for (int j = 0; j < grid; ++j) {
+            const double x = (j + 0.5) / grid * w, d = (i + 0.5) / grid - (line.y0 + line.slope * x) / h;
+            const double p = sky[i * grid + j];
+            if (d < -0.75 / grid) above += p, ++na;
+            else if (d > 0.75 / grid) below += 1 - p, ++nb;
+        }
+    if (sides) *sides = {na > 0 ? above / na : 0, nb > 0 ? below / nb : 0};
+    return na > 0 && nb > 0 ? 0.5 * (above / na + below / nb) : 0;
+}
+
 }  // namespace
 
-extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, aocv_horizon *out,
-                                   aocv_status *status) {
+extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, const float *sky,
+                                   int sky_grid, aocv_horizon *out, aocv_status *status) {
     return aocv_guard<int>(status, -1, [&]() -> int {
         const cv::Mat &source = image->m;
         if (source.channels() != 1 && source.channels() != 3 && source.channels() != 4)
@@ -190,6 +246,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // `source` may be a reduction (a halving at least twice the copy) of the image meant.
         const cv::Size original = original_width > 0 && original_height > 0 ? cv::Size(original_width, original_height) : source.size();
         if (working_side < 32) throw std::runtime_error("horizon: the working copy must be at least 32 px");
+        if (sky && (sky_grid < 2 || sky_grid > 64)) throw std::runtime_error("horizon: the sky map must be 2-64 cells a side");
         if (original.width < 32 || original.height < 32) return 0;
         const double scale = (double)working_side / std::max(original.width, original.height);
         // A strip more than 20 times longer than it is wide has no room for the search: no horizon.
@@ -229,44 +286,91 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         valid(inside).setTo(255);
         const double contentWidth = inside.width;
 
-        // Candidates: at every whole degree, the rows whose step is a local peak, the strongest first;
-        // a line within 3° and 4% of the height of a stronger one is the same line.
-        std::vector<Line> found;
+        // Candidates of each measure (the whole width; with a sky map also the best strips): at every
+        // whole degree, the rows whose step is a local peak, the strongest first; a line within 3° and 4%
+        // of the height of a stronger one is the same line.
+        const int measures = sky ? 2 : 1;
+        std::array<std::vector<Line>, 2> found;
         for (double angle = -kMaxAngle; angle <= kMaxAngle + 1e-9; angle += 1.0) {
-            const Turned t = measure(lab8, valid, angle, contentWidth);
-            std::vector<int> peaks;
-            for (int y = kBand + 1; y + 1 < h - kBand; ++y) {
-                const auto e = [&](int r) { return t.rows[r].good ? t.rows[r].edge : 0.0; };
-                if (e(y) > 0 && e(y) >= e(y - 1) && e(y) >= e(y + 1)) peaks.push_back(y);
+            const Turned t = measure(lab8, valid, angle, contentWidth, sky != nullptr);
+            for (int m = 0; m < measures; ++m) {
+                const auto e = [&](int r) {
+                    const RowStep &row = t.rows[r];
+                    return m == 1 ? (row.stripGood ? row.stripEdge : 0.0) : (row.good ? row.edge : 0.0);
+                };
+                std::vector<int> peaks;
+                for (int y = kBand + 1; y + 1 < h - kBand; ++y)
+                    if (e(y) > 0 && e(y) >= e(y - 1) && e(y) >= e(y + 1)) peaks.push_back(y);
+                std::sort(peaks.begin(), peaks.end(), [&](int a, int b) { return e(a) > e(b); });
+                if ((int)peaks.size() > kCandidates) peaks.resize(kCandidates);
+                for (int y : peaks) found[m].push_back(lineOf(t, y, angle, w, m == 1));
             }
-            std::sort(peaks.begin(), peaks.end(), [&](int a, int b) { return t.rows[a].edge > t.rows[b].edge; });
-            if ((int)peaks.size() > kCandidates) peaks.resize(kCandidates);
-            for (int y : peaks) found.push_back(lineOf(t, y, angle, w));
         }
-        std::stable_sort(found.begin(), found.end(), [](const Line &a, const Line &b) { return a.edge > b.edge; });
-        std::vector<Line> kept;
-        for (const Line &line : found) {
-            const bool same = std::any_of(kept.begin(), kept.end(), [&](const Line &k) {
-                return std::abs(line.angle - k.angle) < 3 && std::abs(line.centre - k.centre) < 0.04 * h;
-            });
-            if (same) continue;
-            kept.push_back(line);
-            if ((int)kept.size() >= kCandidates) break;
+        const auto sameLine = [&](const Line &a, const Line &b) {
+            return std::abs(a.angle - b.angle) < 3 && std::abs(a.centre - b.centre) < 0.04 * h;
+        };
+        std::array<std::vector<Line>, 2> kept;
+        for (int m = 0; m < measures; ++m) {
+            std::stable_sort(found[m].begin(), found[m].end(), [](const Line &a, const Line &b) { return a.edge > b.edge; });
+            for (const Line &line : found[m]) {
+                const bool same = std::any_of(kept[m].begin(), kept[m].end(), [&](const Line &k) { return sameLine(line, k); });
+                if (same) continue;
+                kept[m].push_back(line);
+                if ((int)kept[m].size() >= kCandidates) break;
+            }
         }
-        // The horizon: the candidate with the strongest coherent step across the picture.
+        // The horizon. Without a sky map: the candidate with the strongest coherent step across the
+        // picture. With one: of each measure's kRanked strongest lines (its best scoring at least
+        // kMinScore), the one whose sides agree best with the map, its strength relative to its
+        // measure's best weighing in (log(score / best) + kSkyWeight × agreement). A road's edge, a
+        // rail or a bay's near shore has ground above it; a far horizon behind a monument counts only
+        // in its best strips.
         const Line *best = nullptr;
-        for (const Line &line : kept)
-            if (splitsThePicture(valid, line) && (!best || line.score() > best->score())) best = &line;
-        if (!best || best->score() < kMinScore) return 0;
+        std::array<double, 2> sides{};  // the sky map above and the ground map below the line chosen
+        if (!sky) {
+            for (const Line &line : kept[0])
+                if (splitsThePicture(valid, line) && (!best || line.score() > best->score())) best = &line;
+            if (!best || best->score() < kMinScore) return 0;
+        } else {
+            double bestValue = -std::numeric_limits<double>::infinity();
+            for (int m = 0; m < measures; ++m) {
+                std::vector<const Line *> splitting;
+                for (const Line &line : kept[m])
+                    if (splitsThePicture(valid, line)) splitting.push_back(&line);
+                std::stable_sort(splitting.begin(), splitting.end(), [](const Line *a, const Line *b) { return a->score() > b->score(); });
+                if (splitting.empty() || splitting[0]->score() < kMinScore) continue;
+                const double strongest = splitting[0]->score();
+                for (int i = 0; i < std::min((int)splitting.size(), kRanked); ++i) {
+                    const double value = std::log(splitting[i]->score() / strongest) + kSkyWeight * agreement(*splitting[i], sky, sky_grid, w, h);
+                    if (value > bestValue) bestValue = value, best = splitting[i];
+                }
+            }
+            if (!best) return 0;
+            agreement(*best, sky, sky_grid, w, h, &sides);
+            // A line both measures found is placed by the whole width's, which is the more exact.
+            if (best->strips)
+                for (const Line &line : kept[0])
+                    if (sameLine(line, *best) && splitsThePicture(valid, line)) {
+                        best = &line;
+                        break;
+                    }
+        }
         // Its angle to a quarter degree, keeping the line through the same centre point.
         Line line = *best;
         for (double angle = best->angle - 1; angle <= best->angle + 1 + 1e-9; angle += kFineStep) {
-            const Turned t = measure(lab8, valid, angle, contentWidth);
+            const Turned t = measure(lab8, valid, angle, contentWidth, line.strips);
             const cv::Mat &f = t.forward;
             const double centreRow = f.at<double>(1, 0) * (w / 2.0) + f.at<double>(1, 1) * best->centre + f.at<double>(1, 2) - 0.5;
-            for (int y = kBand; y < h - kBand; ++y)
-                if (t.rows[y].good && std::abs(y - centreRow) <= 3 && t.rows[y].edge > line.edge) line = lineOf(t, y, angle, w);
+            for (int y = kBand; y < h - kBand; ++y) {
+                const RowStep &row = t.rows[y];
+                const bool good = line.strips ? row.stripGood : row.good;
+                if (good && std::abs(y - centreRow) <= 3 && (line.strips ? row.stripEdge : row.edge) > line.edge)
+                    line = lineOf(t, y, angle, w, line.strips);
+            }
         }
+        // All sky (a kite against clouds) has no ground below any line; a forest's canopy or a wall has
+        // no sky above its lines, which are faint.
+        if (sky && (sides[1] < kMinGroundBelow || (sides[0] < kMinSkyAbove && line.score() < kStrongStep))) return 0;
         // The copy's pixel centres back to the image's.
         const double sx = (double)original.width / w, sy = (double)original.height / h;
         const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };

@@ -58,6 +58,45 @@ struct HorizonRequestTests {
         }
     }
 
+    /// The sky map (EfficientNet-Lite0's last feature map, read at 320 px on ONNX Runtime, and the probe
+    /// fitted on it): summer_1am's sky reads as sky, its sea as ground; the kite's sky is sky everywhere.
+    @Test func theSkyMapTellsTheSkyFromTheSea() throws {
+        let engines = WorkerEngines()
+        func rows(_ name: String) throws -> [Double] {
+            let map = try engines.featureMapNetwork(HorizonSky.network).featureMap(of: try Wallpaper.image(name))
+            #expect(map.grid == 10)
+            let cells = try #require(HorizonSky.probabilities(of: map.values, grid: map.grid))
+            return (0..<map.grid).map { r in
+                cells[r * map.grid..<(r + 1) * map.grid].reduce(0) { $0 + Double($1) } / Double(map.grid)
+            }
+        }
+        let sea = try rows("summer_1am")
+        // Its horizon crosses row 6 of 10.
+        #expect(sea[0...5].allSatisfy { $0 > 0.8 }, "rows \(sea)")
+        #expect(sea[7...9].allSatisfy { $0 < 0.3 }, "rows \(sea)")
+        let kite = try rows("Kite")
+        #expect(kite.allSatisfy { $0 > 0.5 }, "kite rows \(kite)")
+    }
+
+    /// An input size the model's file cannot take in place (64 encodes to 1 byte where 224 takes 2) is a
+    /// clear error, not a corrupted model.
+    @Test func aFeatureMapSizeThatDoesNotFitIsAClearError() throws {
+        var network = HorizonSky.network
+        network.model.inputWidth = 64
+        network.model.inputHeight = 64
+        let error = try #require(throws: AnalysisError.self) {
+            try FeatureMapNetwork(network, models: WorkerEngines().models)
+        }
+        #expect(error.message.contains("cannot set the model's input size"), "\(error)")
+        network.model.inputWidth = 2048
+        network.model.inputHeight = 2048
+        do {
+            _ = try FeatureMapNetwork(network, models: WorkerEngines().models)
+        } catch {
+            Issue.record("2048 px (two bytes, like 224) must load: \(error)")
+        }
+    }
+
     /// Black bars (a letterboxed video frame, a scan's black edge) are not the horizon: summer_1am
     /// with 300 px of black above and below gives its sea horizon, not the bars' edges.
     @Test func blackBarsAreNotTheHorizon() throws {

@@ -24,21 +24,9 @@ final class FeaturePrintNetwork {
 
     /// The features of an upright image, L2-normalised (unit length).
     func features(of image: UprightImage) throws(AnalysisError) -> [Float] {
-        let width = Self.model.inputWidth, height = Self.model.inputHeight
-        // From the halvings (shared with the other requests): the smallest still twice the input each way.
-        let source = try image.reduction(toAtLeast: 2 * width, 2 * height, gray: false)
-        let shape = [1, 3, height, width]
-        var planes = [Float](repeating: 0, count: shape.reduce(1, *))
-        var status = aocv_status()
-        let made = planes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return aocv_dnn_input_planes(
-                source.handle, Int32(image.width), Int32(image.height), params, base, buffer.count, nil, &status)
-        }
-        guard made == 0 else {
-            throw AnalysisError(.engineFailed, "feature print failed: " + OpenCVMat.message(of: &status))
-        }
-        let output = try session.run(planes, shape: shape)
+        let output = try session.run(
+            stretching: image, to: (Self.model.inputWidth, Self.model.inputHeight), params: params,
+            what: "feature print")
         guard output.values.count == 1280, output.values.allSatisfy(\.isFinite) else {
             throw AnalysisError(
                 .engineFailed, "feature print failed: \(output.values.count) features, not 1280 finite values")

@@ -26,15 +26,21 @@ package final class ONNXSession {
     let model: ModelIdentity
 
     /// The session of `model`; its output is `innerOutput`, a tensor inside the graph
-    /// (`aort_session_create_inner_output`), when given, else the model's first output.
-    package init(model: ModelIdentity, models: ModelLocator, innerOutput: String? = nil) throws(AnalysisError) {
+    /// (`aort_session_create_inner_output`), when given, else the model's first output. With an inner
+    /// output, `inputSize` declares the model's image input that size instead of its own.
+    package init(
+        model: ModelIdentity, models: ModelLocator, innerOutput: String? = nil,
+        inputSize: (width: Int, height: Int)? = nil
+    ) throws(AnalysisError) {
         let library = try models.path(of: ONNXRuntime.library)
         let path = try models.path(of: model)
         var error = [CChar](repeating: 0, count: 1024)
         let created = error.withUnsafeMutableBufferPointer { buffer -> OpaquePointer? in
             guard let base = buffer.baseAddress else { return nil }
             if let innerOutput {
-                return aort_session_create_inner_output(library, path, innerOutput, 1, base, buffer.count)
+                return aort_session_create_inner_output(
+                    library, path, innerOutput, Int32(inputSize?.height ?? 0), Int32(inputSize?.width ?? 0), 1, base,
+                    buffer.count)
             }
             return aort_session_create(library, path, 1, base, buffer.count)
         }

@@ -3,7 +3,8 @@ internal import COpenCVShim
 /// Finds the horizon and its angle (like `VNDetectHorizonRequest`), or reports that the image has
 /// none. Two judgements make a horizon:
 /// - **a line**: a straight colour step between two regions across most of the picture, within 25°
-///   of level, its borders and frame left out (`aocv_detect_horizon`);
+///   of level, its borders and frame left out, with sky above it and ground or water below it by
+///   `HorizonSky`'s map (`aocv_detect_horizon`);
 /// - **a scene that has one**: the classifier's probability that the photo shows an open view (a
 ///   shore, a lake, a field, a boat at sea: `HorizonScene`). A portrait, a room or a page has
 ///   straight steps too (a shoulder, a table edge, a text line), but no open view.
@@ -38,10 +39,18 @@ public struct HorizonRequest: ImageRequest {
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> HorizonResult {
         // The copy it looks in is shrunk from the image's halvings (a 12 MP photo in one step cost about 35 ms).
         let colour = try image.reduction(toFit: Self.workingSide, Self.workingSide)
+        let sky = try skyMap(of: image, engines: engines)
         var found = aocv_horizon()
         var status = aocv_status()
-        let result = aocv_detect_horizon(
-            colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), &found, &status)
+        let result =
+            sky?.cells.withUnsafeBufferPointer { cells in
+                aocv_detect_horizon(
+                    colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), cells.baseAddress,
+                    Int32(sky?.grid ?? 0), &found, &status)
+            }
+            ?? aocv_detect_horizon(
+                colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), nil, 0, &found, &status
+            )
         guard result >= 0 else { throw AnalysisError(.engineFailed, "horizon: " + OpenCVMat.message(of: &status)) }
         guard result == 1 else { return HorizonResult(horizon: nil) }
         // The scene, judged on the image levelled by the line: a sea turned by 20° is a "pole" or a
@@ -57,6 +66,17 @@ public struct HorizonRequest: ImageRequest {
                 angle: found.angle, start: PixelPoint(x: found.x1, y: found.y1),
                 end: PixelPoint(x: found.x2, y: found.y2), confidence: confidence,
                 width: image.width, height: image.height))
+    }
+
+    /// Where the sky is (`HorizonSky`), from the scene classifier's own features; nil with another
+    /// classifier.
+    private func skyMap(of image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> (
+        cells: [Float], grid: Int
+    )? {
+        guard sceneModel == .efficientNetLite0 else { return nil }
+        let map = try engines.featureMapNetwork(HorizonSky.network).featureMap(of: image)
+        guard let cells = HorizonSky.probabilities(of: map.values, grid: map.grid) else { return nil }
+        return (cells, map.grid)
     }
 
     /// The long side of the copy that is levelled and classified (the classifier reads a 224-px

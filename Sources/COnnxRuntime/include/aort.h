@@ -43,9 +43,12 @@ aort_session *_Nullable aort_session_create(const char *library_path, const char
 /// features, `/Reshape_output_0`), made an output of the model as loaded and the one aort_session_run
 /// returns. The file is not changed: its bytes are read and a second graph message listing that output is
 /// appended, which protobuf merges into the first (repeated fields concatenate). A name the graph does not
-/// have fails the load.
+/// have fails the load. With `input_height` and `input_width` above 0, the model's first input (NCHW) is
+/// declared that size instead of its own, in place (a fully convolutional part read at another size;
+/// the new sizes must encode to as many bytes as the old: 224 → 320 does).
 aort_session *_Nullable aort_session_create_inner_output(const char *library_path, const char *model_path, const char *output_name,
-                                                         int threads, char *error, size_t capacity);
+                                                         int input_height, int input_width, int threads, char *error,
+                                                         size_t capacity);
 
 /// Runs the session on one float tensor of `rank` dimensions `shape` (row-major `input`), and
 /// returns its first output in `output`. 0 on success; -1 with why in `error`.

@@ -28,11 +28,18 @@ typedef struct aocv_horizon {
 /// Returns 1 and fills `out` when a line scores 4 or more, 0 when there is none, -1 with status
 /// set on error. Whether the scene has a horizon at all is the caller's judgement (HorizonRequest).
 ///
+/// `sky` (may be NULL) is a `sky_grid` × `sky_grid` map, row-major, of the probability that each cell
+/// of the picture (stretched to a square) is sky. With it, rows are also measured over their 3 best
+/// of 8 strips (a horizon a monument hides), and of each measure's 6 strongest lines the one is kept
+/// whose sides agree best with the map, its strength relative to the measure's best weighing in. That
+/// line is no horizon when the map below it is less than half ground, or, unless its step scores 8 or
+/// more, when the map above it is less than 60% sky.
+///
 /// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
 /// of which `image` (gray, BGR or BGRA) may be a reduction at least twice the copy (a halving of a
 /// large photo); the line is in the original's pixels.
-int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, aocv_horizon *out,
-                        aocv_status *status);
+int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height,
+                        const float *_Nullable sky, int sky_grid, aocv_horizon *out, aocv_status *status);
 
 /// Rotates by `degrees` (counter-clockwise) about the centre keeping the size, filling the
 /// corners by reflecting the image (no straight border edges): for tests of rotation-aware detectors.

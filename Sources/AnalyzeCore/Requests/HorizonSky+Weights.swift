@@ -1,0 +1,78 @@
+// Written by scripts/train-horizon-sky (our own fit on the horizon development set's splits a and b).
+extension HorizonSky {
+    /// The probe's bias.
+    static let bias: Float = -0.15142087638378143
+
+    /// The probe's 1280 weights, little-endian Float32, base64.
+    static let encodedWeights = """
+        zWJuvf95Lr4b9dA7X98CO4O3er08OlS73Apovf9Z7bv7KoA9C3tGPkqSa7wNNyY8TbFvOYqyEr2wy4i8l6jPvfWjlr2ZcP+97Wyq
+        Pddh0Lz/aAC9DJTdPX6ck703A569oASfvYPxzDydzjO9EYcTPeD8TL0cff+7xxZRvdHN+72/ypW93INBvbiFkr1SkDy+UW7Nvarv
+        Ab1BKPK85vklvZiTxT1Wuak91kFCPTbJAz1Eigs9gIqDvZ0KIL0Xt9q8xShqPRCmhjwZaoM90u4Jvjh8kjtJACM9YPiRPEHLo714
+        HXY++RcDPv3eBT1fHh2+NGyhu/s1Ib7Uaeu950bzvXSHeb2osZG8EmGuvWuGh70V6yi9RewIvMboCr6c7Ka88LGkvR6rWD1ifym8
+        Mt6JvWbVUD0Mjt88aHSLvR0ujT0L1C863KSdvRbTHrxxxlo9amzhvJQsxz1CGkQ8g79OvYeRLT2yxuI8QemwvFXfpzqDPJq9Zrdw
+        vJXcxjwEerO7efyPO47dsrz5Xo2+YtUZvu8i5j3Os2O+RC8jPrDGob2oKZS92J0YPPKGLr1e5JC9kCtDvDRhV7voeIm9IFcgvS4R
+        Sr2zifM9HJMyPbjkzTtDARi+OKcuvYgEWb0HADG9RoKpvjgwIL6t8LK9muWdPZRIZrwP8GI8sQ3TvKeG+70zZAS9ySWfvU0cAD1m
+        UN47jUQqvGXfi7wMRrM9kU8fO6brFL1iNEw9StRlvduvITtrobK9dHOuPbPyX735pWm9XOWbvL6ppz3naoW9cu1zPPYOub2xdIG6
+        yxMjvvXotjyqPSg9jfNcvWPjELvUeqa9ssKhPQccybxiGoM81AUMvdijhr0rPqu7foOxvf3yIT31tDw+Irg8vZqVJb4OnxQ9PEhK
+        vdB/bLy5aYc991ecvWd7RbyyBLQ6RZjJvVXBgD2GPj4+xpmBvU5PnT246BO9Zr5OvkY3+Tw65/69u9nLvMY8s73eAoO9yoqAvY/H
+        XbwlWvi9bL4dvvQKg70M7O28xZodvVRvLj0/Kkc9bwv2vNJMpL0t6tg6MdQEvnWAmTxfHtU9KYwjvjGoob3v9xa95v7fvG5SRD4N
+        sSy9h93/PXzwSr6VuHi8T/GEvY4l17wJmy+9/bS3PLi8971WqQs+wlmbvXGOOL7bDbG9Gb13PfCkyj3L0QY9Uqgovtnkuz2z6808
+        p/TIvJdPuL0xkbG848xlvR+q8z1sYPW8p6RMvUo9EzyIyiK9s/srPWFES71Y65I9phsjvWgrMj33y4U+M5KqvXDMt7zDfO087dyb
+        PV7Geb2AN4k9t5rtvZ4IjTziTaY8CgHZvOD2Kb4GO7i97mw7vdqPLL3flye92aAhvgJeUL2HvEc9uob9vepTCTzMF1o7pYa2PGSD
+        Gj0r7Ze92wDGvJRWbjw8hhy8HHEgvSxQIrz6LwC+G/6GvCf/sL3Phec7UEb8u2Y9Lr2oFXc8bH5iPW2ynzwRlFA8vb9LvG/Vlj2X
+        jQw96m1VvYVGQzxd9k+9iGNLPgrBJD27naC93EZovQiOWjyydic9cDV2vB6a2j3StAQ9YiA0PpkkXzyU/1+9xKoKve/oBT1WLaS8
+        nlh+vQckRb632BQ9eljHORiOq7twI+q9qGdiPXCinLzCcWq9YvgxvReRyD28OZg8wCbMvXDbLL2sN3e9VSwivmZcDrxuUo89hfI4
+        vYwsUTtQon88hNSYPbITbzoLkla9Lji1vYEunb1TbCs+C68CvaF+ir1MCwo9Da2MvMkAj70tA/47QLEmPXrKHz7UOb6+uJxcvLoP
+        Tbws/om7WtLLvYUuGj1dhpe9R2e9va8b6L2nl6g7v2xXvbDLCT1EcW49YxPXOxoAHb6xz5y9OxarPMWevL0I4ze9zWapPSYuxz2w
+        cZA9NNGMPExZ6b1nG4G9GHr4vGq8uj3aIBa+Py4pPL+bjjxx15o8/vUjvbA54D1CFgK8IJgcPcT2uLyfEhm+yjY1vOzGhDzoShQ8
+        2P71vaGlmb2Lo4o8NElzvbfTEb1LJPa80AX4vFtqHb0UcRI9LmimvQ6iOrzFTOS6Toc5vfiLHrzhid08GviAPOPtz7wSxQy+um8D
+        vRgMjbzGU7s8r49qvJf9Vz0VZ8o9GxuIvTgSZ70MTkg8sU0ZPGqrNz2BAR++SLdwvXLfnzyvhYq8ESeAvN9UaT3/Bba9FiCpvRP1
+        Cj2Z88u9fzGMvP3GeL2Qcig9IlAWvQ+/nj1XfoW9lIfvu997ubwYzZU89CVuPvsFJb0kfpO99p/6OyW2aDoJxzc9LusEvYfC3ryn
+        dcc8xgqdveyUBj7RPgK6sscoPYEFVj1W9JO+9uoQPlSFHbz6xlo9OTosvdHmZT1niqO9myMZvQcCLb1PenY9i9V8PjFgmj3C9Nk8
+        4fToPKBPSTtHtRI+OWoYPe5eDL7emxk+4oGKvas6dbv9mAI82noDvevWar3izdc7eZfGvX8Opzusuaw9+KS5PUibJDqV8DU9rLyA
+        vhlQoj3Kw4E92+rBPUrfUjyxUj+96Q+APXY9Ujw6W1q9C/qFvN5kib2tGFi+uUB/vQta0zwxDH29xZAzPZFOMb1Gexe983ZlPBUu
+        9DtcY4a+tD1Mvj0KOb5Ro1E9dO0qPfzd0L1TFCS9dG9OPj5Q8T1CJhW9R0TxvICqxTxydGI8Wrzwvdru8Tvh2Se86++AvVqQfj07
+        f968cjlDvmMZzbyKFXq9Ha47vq//Sb16iCe+MlZcPrUuk7wekVC9W+Pevf4jzrpkj1K6xhLuvUQS0L3ikI88GKAgvHguID0F1AU9
+        t3+cvSJ/AD5XaRS9RkN9vaArgT2Kpmu94Gu7vEdJX7z+6yu89y7/PFtHUb2HrD+9tx7rvZ8mcr2h01494AAmvS6tDL2lb2287qKB
+        vC/ELD7yxg69rROwPT+6U70I1j893zcrvBku7DzeB7K9im6zvaxbET0VBIU8v51VvSDo8D3ZHgu9mbdhvX3E4L2kSMS7q3yTPMsy
+        pL2K13k7n57ovL2MJb1M7ia9iQUYvpX8Cr0Xn2s9Y2ilvPJErz3edIa8AVZsvkD7RTyKetK9ooHRvBERjL0hSeM8yhelvZqbJb3h
+        i+s98p6pvYtVmLzAxZ69r4KePchGO70tWK299xd9PE6/9Dsnav48OeANPno28r3RLxG9XbKgPQdsvDtNqzi99cbrPV18gbupyh+9
+        8nF3vd7ScL2xRz29vuiovZTHLz0Jid6+4ignvo6qvLv1xQG9DevVvHCvmL06o729/tg7vUbukLrbO1S9txsnvfS/Az7Ns4K6g1RH
+        vYpPED1t9c+95XldvcSWQb0PxUQ9lRxeve7W+DwZwHQ+mzWEPNfanjz9PrS7AlQEvCz+jbsStzu+iIjjummuJT5xcJa+TjyKPX50
+        qL2GgVS9HdGPveii+L3ApAC9zCwvPap9z7ojMqq8XUeIvW51bzoN5gM9Z1pAPUlwC71isao8kBFUPTmn773Lglc8z7iEOvDKjj24
+        Jnu9HqjbvRI+C75h04+8JvarPTsgTr1XhxW9xx2iPXj81z2hVbc9Q5gJvXuZHb3ZTw08fHzWPVOS+zssfoE7YOCEPR46wb7VtCu9
+        eqm6vH5LFL6qAU68cPRmvK+62b2GPDw9t3TrvLNUDb5A5YS9f2Q4vL/PKL3syJi8d2LavEohzrzdv6O+kxLAPLKnr7ufhYM9R6Q2
+        Oh4xBD4xb/I9OQrpvAX5wDw/BNc9pjTavEcIuT2cko29HPxcvSyGnT1SCFm95JkTvligx7yxp5q9KYnAvOKZo71yLae9ALq4vZzi
+        /DvY6fE96nqWvk8smDx4s0695fIRvZmJBT77+8Q9ssJfPQgjGT35UAe9j88lPQguZj2sp4G8szfOPG9Zaz397pk8OoWWvTCufj2u
+        F+a9B4nqPNdGJr7YvS++1QvwvTB3yb23tFu7HtWIPSKRWj1Y8bQ8IP7VvXoMB768N+08WZCxvEVJXL01GLE8EPykvm2FTD2XDxk9
+        oXGHPKWwp7xAqKi8Ii2yu5Culjwdon49LpYtvEclzL3vsZa9cBlqvbfotD3wMne9HliZvdImhjwf2xm+lH80vroDM73T2Ri9Nz0W
+        vZ4h7byvkgK+ajCAPGWICDwZ4vs9eZHhPSo7mTx+sPu9CobXOngdiD0hz0U7smjTvQNTw7wPAvq9w+7aPewk8Tzga7+9m5pWvmgo
+        tT0EzRw91G2DPVvjnLxo0GM7jpCPvXvryD3mGwE+dD03PDphIL2DBqm9XiIBvXQI77xYQam8vVxqPNhwuTwAjiW+VKRqvYPnJL2P
+        nwM+RArHPY+BOT0rn6K9Y0H5PUdARr08EbG9UU1UvY2nRL1lgzA9JVoJPUHuJ74e1xQ85wBEvE4zUb3mU4O9q9gFvp424zytNWU+
+        IMvavWS+br0+WhK+0SOdvlf92z1gFNm9VQN1vODHxLzm5wS99FNDvVlXTbzeDrS8gnNUve05M70EpKG+KCvWPSBLpr0HypO8z/td
+        vLIQgLznuN08E4IOPcV9672IvqW8Uz/9vP9usj0DNSQ91bkavbYQX70MWYO8grOuvU0euL2LZCK7jHgAvi6+Kj4/9Hy9ydOKO8AC
+        Iz2vuKG8veyDPVd3GTw3Cia+nQ4tvvfcKr1snNS8I8EYvBVTQb3W2p6+yvqnveRbzL3Kz8E8KQ80vaR6DL58Ka88sRYfvnKsjr2h
+        MS+91XtBvXYO6T3EAl+9RWQbvTgVkTzymtO80b6cvJp+PL2F63y9TaZ1vfur8jvAotG915e2PXYXyL3mfPC9XQl5PQI9NTzQJQK8
+        vGE9vlp8Nz6yvaU8t2KBPFqORD2xOOm8F7K+vsXN8jwMoae9vhUNvQG6rL1t0Je6TsEVvRmfnDokgzc8zw+QvZlSp73EhAO+wW3W
+        vYtehL1ROJ+9zD8Ivcm4DL16f409F78lPVkkibwGOk88ZWNDvSJhAzyDCD69vxhYPvACJD5mEFe90YpcPR1kRr5ehy49TKSDvWVe
+        RD2KnMu95ro/vQIURj2h2eq82MVePWFb6bwQlyA9zQcmvbpoHL7ZQ7+9ysM3Pehnaj0CLjm9GnmmvdIz1b3svAo+hfnwvSLMCT16
+        iB6+E0lZvUOVYD2hA9y8FHkUv313CLz8V0m9RWfavRAN6jvBnx+8xXdOPXYmfb69hho9fOX7PepaF75J3i29H4jmviUitzwnkBG9
+        JQZGvawWAb7tJm28zqO/vdL5qTyXYxU8nwiXPVVm8T0pgI+9zoIJvnPJWDyYDBm+TFk3vbBf7z18cOK9dYYhvCywYb3xR2a9vl1B
+        vJgp+j2lCBg9GBsHvTIFGTxRRUG+2dPhveW6FL5EeAi+6CQNvbRYP74xmZk9BkgUvjZ+F77kIse9vhRTPSe5ETsnWtK9JEsEvrva
+        TL6KHkc++iW4vYKJa7uj7SE9OceRvBE0e73kdn08y/4mPWOqKDyNcAo9eIQ3PQxAVT1hVTc9wU8jPUkmtb0H+qC9k9bWvheNDj1Z
+        eoQ9Uuq7PVBF8LyAzhC8JyS5PRM0Fj2m2xG8lgL+vGR7zjwHNje+WAuQvjMuKb5DTJe9YYUjvCaSmbrwG5O9w7w+vaWeJzy+/Ba9
+        Fd2RvTXPej1xdRW+h5SJPWFwWD1Qydk8kxaivCj9kb1aeZO9LUcBPiYqgrzv4yG9ZaiNN0mlHb4l1oO9h2rEPDS0Mb4fVmS6Cjhl
+        PQxJr739z6M97wQfvYPoFz02rJO9ib/IvJhaybye9Be7u0xnO0Dqar4QF5G9PHaQPaR9pb2XuNQ8TKBfvUuGobyuIXM7n+E/vW6o
+        Lz5qvMO8QMeYPSeM0r0s8CU8gSXKvdKomL1brW+9hD0uvkjnCT0COx2+ox9CverxLr5VAvu99ZwaPaAty73pkWW9rF6/vIVdND6K
+        PYi9fzEQvfKVK73h9+u9WcaQPV6CD72IbS+9RcJdveUsKr1Gtpg6iblNvMJAVLyVr/G6GAsrvoGoEj7RWI09E4E+PTRNJD17vm2+
+        OF8mPWPREb3+coy9G9uVva4QN77phgu9F3oJvjmM/7zEYUs8rW+2vLdsHb2/ytI9wdyCvmtlIr5OtBu+pWUsvdShNr2DtZI8pgOS
+        vYUHO72X/pO+weU/vRX8Lj39M0q9e8VJOzCjhz5VLTS9rGqDvdOdT72kg4m9EPvEPdEJCr3q1wk+pZENvX3thTw0jVE9Y4GUPFMK
+        4jw5gK29wHDCvQqMC75Kshq9j91lPToKSr1vqta7L968PLiPgLy6N9m9RaYEvpL53zymXG68QuqnvPo9WL0iVha8B95SvUSpqb3B
+        ymA9y/CVvamJNb4HYs88YTmvvaDTPb3fyJs9JVyJvvR1mz2x2qA9OotNvY133L0Nyxe9BIE+PkLqYD1ln7q9qHchvjetJL3Z5sA6
+        jeQAvfbFB7w6icq81rw0PBB22ry7wj89YjnqvcZ7ljpP2Sy9bLs6vvwgtjyqhE88ZfmSvctw2Trfqm69dQOVvV0d0TzSZIm8QjYt
+        PSroXb3fGgc9Ai7kPHXtB74y8XU8O+SPPacpdb2rBEE7o6N1PXVfCr46AZa97hrXvV06WL3YiU2+wx6YvQGDm7ru5Yy9vD2lvV6f
+        Yr2POM+8LZvjvTW+O71TvRu+W6XfvTUjiryDg9o8J90qvDD9rrz2/UG9ko1Hu92qTTzNyTa9tfMnvE8/Tz3XE4O+x74lvaMkrrxW
+        8hK8A2qdvTZQQL2Mb1a+7W+wPYv7xb1RiZA9AT6dvf6+LTzuPYU91Jr6PBXV/r0NmvW9THQuvaI2oL25j36+A36evkUQC773gge9
+        vR2tPrin5DvCQB09UobHvcpcwD0=
+        """
+}
