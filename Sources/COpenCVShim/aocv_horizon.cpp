@@ -218,10 +218,17 @@ cv::Rect frameInside(const cv::Mat &lightness) {
     return cv::Rect(left + 2, top + 2, right - left - 2, bottom - top - 2);
 }
 
-/// How well a sky map (`grid` × `grid` probabilities that a cell of the picture, stretched to a
-/// square, is sky) agrees with a line: the mean probability of the cells above it and the mean of the
-/// complement below it, averaged; cells the line crosses are left out. 0 when a side has no cell.
-double agreement(const Line &line, const float *sky, int grid, int w, int h, std::array<double, 2> *sides = nullptr) {
+/// A line's two sides on a sky map (`grid` × `grid` probabilities that a cell of the picture, stretched
+/// to a square, is sky): the mean sky probability of the cells above it and the mean ground probability
+/// (its complement) of those below; cells the line crosses are left out, an empty side reads 0.
+struct SkySides {
+    double sky = 0, ground = 0;
+    bool split = false;  // cells on both sides
+    /// How well the map agrees with the line: the two means averaged; 0 unless it splits the map.
+    double agreement() const { return split ? 0.5 * (sky + ground) : 0; }
+};
+
+SkySides sidesOf(const Line &line, const float *sky, int grid, int w, int h) {
     double above = 0, below = 0;
     int na = 0, nb = 0;
     for (int i = 0; i < grid; ++i)
@@ -231,8 +238,11 @@ double agreement(const Line &line, const float *sky, int grid, int w, int h, std
             if (d < -0.75 / grid) above += p, ++na;
             else if (d > 0.75 / grid) below += 1 - p, ++nb;
         }
-    if (sides) *sides = {na > 0 ? above / na : 0, nb > 0 ? below / nb : 0};
-    return na > 0 && nb > 0 ? 0.5 * (above / na + below / nb) : 0;
+    SkySides sides;
+    sides.sky = na > 0 ? above / na : 0;
+    sides.ground = nb > 0 ? below / nb : 0;
+    sides.split = na > 0 && nb > 0;
+    return sides;
 }
 
 }  // namespace
@@ -326,7 +336,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // rail or a bay's near shore has ground above it; a far horizon behind a monument counts only
         // in its best strips.
         const Line *best = nullptr;
-        std::array<double, 2> sides{};  // the sky map above and the ground map below the line chosen
+        SkySides sides;  // the line chosen, on the sky map
         if (!sky) {
             for (const Line &line : kept[0])
                 if (splitsThePicture(valid, line) && (!best || line.score() > best->score())) best = &line;
@@ -341,12 +351,12 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
                 if (splitting.empty() || splitting[0]->score() < kMinScore) continue;
                 const double strongest = splitting[0]->score();
                 for (int i = 0; i < std::min((int)splitting.size(), kRanked); ++i) {
-                    const double value = std::log(splitting[i]->score() / strongest) + kSkyWeight * agreement(*splitting[i], sky, sky_grid, w, h);
+                    const double value = std::log(splitting[i]->score() / strongest) + kSkyWeight * sidesOf(*splitting[i], sky, sky_grid, w, h).agreement();
                     if (value > bestValue) bestValue = value, best = splitting[i];
                 }
             }
             if (!best) return 0;
-            agreement(*best, sky, sky_grid, w, h, &sides);
+            sides = sidesOf(*best, sky, sky_grid, w, h);
             // A line both measures found is placed by the whole width's, which is the more exact.
             if (best->strips)
                 for (const Line &line : kept[0])
@@ -370,7 +380,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         }
         // All sky (a kite against clouds) has no ground below any line; a forest's canopy or a wall has
         // no sky above its lines, which are faint.
-        if (sky && (sides[1] < kMinGroundBelow || (sides[0] < kMinSkyAbove && line.score() < kStrongStep))) return 0;
+        if (sky && (sides.ground < kMinGroundBelow || (sides.sky < kMinSkyAbove && line.score() < kStrongStep))) return 0;
         // The copy's pixel centres back to the image's.
         const double sx = (double)original.width / w, sy = (double)original.height / h;
         const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };

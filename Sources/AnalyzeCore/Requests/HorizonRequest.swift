@@ -44,15 +44,12 @@ public struct HorizonRequest: ImageRequest {
         let sky = try skyMap(of: image, engines: engines)
         var found = aocv_horizon()
         var status = aocv_status()
-        let result =
-            sky?.cells.withUnsafeBufferPointer { cells in
-                aocv_detect_horizon(
-                    colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), cells.baseAddress,
-                    Int32(sky?.grid ?? 0), &found, &status)
-            }
-            ?? aocv_detect_horizon(
-                colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height), nil, 0, &found, &status
-            )
+        let cells = sky?.cells ?? []
+        let result = cells.withUnsafeBufferPointer { map in
+            aocv_detect_horizon(
+                colour.handle, Int32(Self.workingSide), Int32(image.width), Int32(image.height),
+                map.isEmpty ? nil : map.baseAddress, Int32(sky?.grid ?? 0), &found, &status)
+        }
         guard result >= 0 else { throw AnalysisError(.engineFailed, "horizon: " + OpenCVMat.message(of: &status)) }
         guard result == 1 else { return HorizonResult(horizon: nil) }
         // The scene, judged on the image levelled by the line: a sea turned by 20° is a "pole" or a
