@@ -17,6 +17,18 @@ enum Wallpaper {
     }
 }
 
+/// Ordinary snapshots from Debian's kphotoalbum (its demo album; scripts/fetch-test-images).
+enum Snapshot {
+    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/snapshots")
+
+    static func image(_ name: String) throws -> UprightImage {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        return try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000)
+    }
+}
+
 @Suite("Horizon")
 struct HorizonRequestTests {
     func horizon(_ image: UprightImage) throws -> HorizonObservation? {
@@ -46,6 +58,31 @@ struct HorizonRequestTests {
             let found = try #require(try horizon(try turned(photo, by: degrees)))
             #expect(found.confidence > 0.6, "\(degrees)°: \(found.confidence)")
         }
+    }
+
+    /// People wading on a sandbar in front of the sea: an ImageNet classifier sees people, not an open
+    /// view, but the sky map sees the sky above the sea's line (the horizon at y 230 of 533 when level).
+    @Test(arguments: [-10.0, 0, 10])
+    func theSeaBehindPeopleOnABeachIsTheirHorizon(degrees: Double) throws {
+        let photo = try Snapshot.image("cold_water.jpg")
+        let found = try #require(try horizon(try turned(photo, by: degrees)), "none at \(degrees)°")
+        #expect(abs(found.angle - degrees) <= 1, "found \(found.angle)°")
+        let centre = (found.start.y + found.end.y) / 2 / Double(photo.height)
+        #expect(abs(centre - 230.0 / 533) < 0.04, "centre at \(centre)")
+    }
+
+    /// A grey, rough sea under cloud, as a phone snapshot shows it (the horizon at y 228 of 533).
+    @Test(arguments: [-10.0, 10])
+    func aGreySeaTurnedByAKnownAngleComesBackWithinOneDegree(degrees: Double) throws {
+        let found = try #require(try horizon(try turned(try Snapshot.image("skagen.jpg"), by: degrees)))
+        #expect(abs(found.angle - degrees) <= 1, "found \(found.angle)°")
+        #expect(found.confidence > 0.5)
+    }
+
+    /// A face close up and a couple in a bar: no horizon.
+    @Test(arguments: ["jesper.jpg", "bar55_2.jpg"])
+    func snapshotsOfPeopleIndoorsHaveNoHorizon(name: String) throws {
+        #expect(try horizon(try Snapshot.image(name)) == nil)
     }
 
     /// A photo of cups on a table, a kite in the sky and a forest path have straight steps (a table

@@ -9,7 +9,7 @@ internal import COpenCVShim
 ///   shore, a lake, a field, a boat at sea: `HorizonScene`). A portrait, a room or a page has
 ///   straight steps too (a shoulder, a table edge, a text line), but no open view.
 ///
-/// The reported confidence is the scene's (`HorizonScene.confidence(openView:)`); below
+/// The reported confidence is the scene's and the sky map's (`HorizonScene.confidence(openView:skyAbove:)`); below
 /// ``minimumConfidence`` the image has no horizon, so `--level` never turns a photo for a line that
 /// is not one.
 public struct HorizonRequest: ImageRequest {
@@ -24,7 +24,7 @@ public struct HorizonRequest: ImageRequest {
     public var minimumConfidence: Double
 
     /// Chosen on the development set (docs/benchmarks.md: horizons).
-    public static let defaultMinimumConfidence = 0.25
+    public static let defaultMinimumConfidence = 0.2
 
     public init() { self.init(sceneModel: .efficientNetLite0) }
 
@@ -58,7 +58,8 @@ public struct HorizonRequest: ImageRequest {
         let network = try engines.network(sceneModel)
         let levelled = try image.reduction(toFit: Self.sceneSide, Self.sceneSide).straightened(byDegrees: -found.angle)
         let labels = try network.classify(levelled, best: HorizonScene.labelsRead)
-        let confidence = HorizonScene.confidence(openView: HorizonScene.openView(labels))
+        let confidence = HorizonScene.confidence(
+            openView: HorizonScene.openView(labels), skyAbove: found.sky_above >= 0 ? found.sky_above : nil)
         guard confidence >= minimumConfidence else { return HorizonResult(horizon: nil) }
         return HorizonResult(
             horizon: HorizonObservation(

@@ -35,16 +35,27 @@ enum HorizonScene {
         min(1, labels.filter { openViewClasses.contains($0.identifier) }.reduce(0) { $0 + $1.confidence })
     }
 
-    /// A horizon's confidence from the scene's open-view probability, calibrated on the development
-    /// set (a logistic fit) so that it reads as the share of lines reported at it that are the horizon
-    /// (docs/benchmarks.md). The line's own strength is left out: on that set the strongest steps were
-    /// as often a road, a rail or a deck's planks as the horizon.
-    static func confidence(openView: Double) -> Double {
-        1 / (1 + exp(-(sceneWeight * logit(openView) + bias)))
+    /// A horizon's confidence from the scene's open-view probability and, when the search had a sky map
+    /// (`HorizonSky`), the map's mean sky probability above the line: a logistic fit of "the line is the
+    /// horizon" on the lines found in the development set's splits a and b, so that it reads as the
+    /// share of lines reported at it that are right (docs/benchmarks.md). The sky above counts because a
+    /// portrait in front of a sea (people on a beach, a couple at a canyon's rim) has no open view to an
+    /// ImageNet classifier, yet the map sees the sky above its horizon. The line's own strength is left
+    /// out: on that set the strongest steps were as often a road, a rail or a deck's planks as the horizon.
+    static func confidence(openView: Double, skyAbove: Double? = nil) -> Double {
+        guard let sky = skyAbove else { return logistic(sceneWeight * logit(openView) + bias) }
+        return logistic(mappedSceneWeight * logit(openView) + skyWeight * min(max(sky, 0), 1) + mappedBias)
     }
 
+    /// Without a sky map (another scene classifier): the open view alone.
     static let sceneWeight = 0.81
     static let bias = 0.35
+    /// With the sky map.
+    static let mappedSceneWeight = 0.619
+    static let skyWeight = 1.834
+    static let mappedBias = -0.868
+
+    private static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
 
     private static func logit(_ p: Double) -> Double {
         let q = min(max(p, 0.001), 0.999)
