@@ -79,6 +79,52 @@ struct ObjectRequestTests {
         #expect(names.isSuperset(of: ["dining table", "bowl", "bottle"]), "\(names)")
     }
 
+    /// A snapshot in portrait orientation (400 × 600, KPhotoAlbum's demo album): a woman sitting on a beach,
+    /// a man standing behind her (about 25 × 80 px) and someone at the left edge.
+    @Test func findsThePeopleOnABeachInAPortraitSnapshot() throws {
+        let image = Snapshot.folder.appendingPathComponent("anne_helene.jpg").path
+        try #require(FileManager.default.fileExists(atPath: image), "run scripts/fetch-test-images (scripts/test does)")
+        let analysis = try ImageRequestHandler(source: ImageSource(path: image, outputName: "x")).perform(
+            RequestSet([ObjectRequest()]), engines: WorkerEngines()
+        ).analysis
+        let people = try #require(analysis.objects).filter { $0.identifier == "person" }
+        let expected = [
+            BoundingBox(x: 0, y: 105, width: 400, height: 480),  // the woman
+            BoundingBox(x: 57, y: 101, width: 25, height: 80),  // the man standing behind her
+            BoundingBox(x: 0, y: 126, width: 52, height: 67),  // at the left edge
+        ]
+        for box in expected {
+            #expect(people.contains { $0.boundingBox.intersectionOverUnion(box) > 0.5 }, "\(box): \(people)")
+        }
+    }
+
+    /// A couple in a dim bar at night, each with a glass, and a third glass in front of them.
+    @Test func findsTheCoupleAndTheirGlassesInADimBar() throws {
+        let image = Snapshot.folder.appendingPathComponent("bar55_2.jpg").path
+        try #require(FileManager.default.fileExists(atPath: image), "run scripts/fetch-test-images (scripts/test does)")
+        let analysis = try ImageRequestHandler(source: ImageSource(path: image, outputName: "x")).perform(
+            RequestSet([ObjectRequest()]), engines: WorkerEngines()
+        ).analysis
+        let objects = try #require(analysis.objects)
+        let glasses = [
+            BoundingBox(x: 403, y: 253, width: 67, height: 163), BoundingBox(x: 270, y: 248, width: 72, height: 168),
+            BoundingBox(x: 170, y: 414, width: 108, height: 167),
+        ]
+        for glass in glasses {
+            #expect(
+                objects.contains { $0.identifier == "wine glass" && $0.boundingBox.intersectionOverUnion(glass) > 0.6 },
+                "\(glass)")
+        }
+        let couple = [
+            BoundingBox(x: 59, y: 68, width: 352, height: 438), BoundingBox(x: 368, y: 29, width: 401, height: 485),
+        ]
+        for person in couple {
+            #expect(
+                objects.contains { $0.identifier == "person" && $0.boundingBox.intersectionOverUnion(person) > 0.6 },
+                "\(person)")
+        }
+    }
+
     @Test func findsTheCat() throws {
         let objects = try #require(try DebianPhoto.analyze("chelsea.png", RequestSet([ObjectRequest()])).objects)
         #expect(objects.first?.identifier == "cat" && (objects.first?.confidence ?? 0) > 0.5)
