@@ -21,11 +21,21 @@ enum Wallpaper {
 enum Snapshot {
     static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/snapshots")
 
-    static func image(_ name: String) throws -> UprightImage {
+    static func path(_ name: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
         try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        return path
+    }
+
+    static func image(_ name: String) throws -> UprightImage {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try path(name))))
         return try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000)
+    }
+
+    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
+        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(
+            requests, engines: WorkerEngines()
+        ).analysis
     }
 }
 

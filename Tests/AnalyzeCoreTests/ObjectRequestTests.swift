@@ -82,11 +82,7 @@ struct ObjectRequestTests {
     /// A snapshot in portrait orientation (400 × 600, KPhotoAlbum's demo album): a woman sitting on a beach,
     /// a man standing behind her (about 25 × 80 px) and someone at the left edge.
     @Test func findsThePeopleOnABeachInAPortraitSnapshot() throws {
-        let image = Snapshot.folder.appendingPathComponent("anne_helene.jpg").path
-        try #require(FileManager.default.fileExists(atPath: image), "run scripts/fetch-test-images (scripts/test does)")
-        let analysis = try ImageRequestHandler(source: ImageSource(path: image, outputName: "x")).perform(
-            RequestSet([ObjectRequest()]), engines: WorkerEngines()
-        ).analysis
+        let analysis = try Snapshot.analyze("anne_helene.jpg", RequestSet([ObjectRequest()]))
         let people = try #require(analysis.objects).filter { $0.identifier == "person" }
         let expected = [
             BoundingBox(x: 0, y: 105, width: 400, height: 480),  // the woman
@@ -100,11 +96,7 @@ struct ObjectRequestTests {
 
     /// A couple in a dim bar at night, each with a glass, and a third glass in front of them.
     @Test func findsTheCoupleAndTheirGlassesInADimBar() throws {
-        let image = Snapshot.folder.appendingPathComponent("bar55_2.jpg").path
-        try #require(FileManager.default.fileExists(atPath: image), "run scripts/fetch-test-images (scripts/test does)")
-        let analysis = try ImageRequestHandler(source: ImageSource(path: image, outputName: "x")).perform(
-            RequestSet([ObjectRequest()]), engines: WorkerEngines()
-        ).analysis
+        let analysis = try Snapshot.analyze("bar55_2.jpg", RequestSet([ObjectRequest()]))
         let objects = try #require(analysis.objects)
         let glasses = [
             BoundingBox(x: 403, y: 253, width: 67, height: 163), BoundingBox(x: 270, y: 248, width: 72, height: 168),
