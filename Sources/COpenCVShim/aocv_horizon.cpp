@@ -389,10 +389,8 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         out->x2 = original.width - 1;
         out->y2 = yAt((original.width - 0.5) / sx - 0.5);
         out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
-        // The sides of the line as reported (after its refinement), for the caller's confidence.
-        const SkySides reported = sky ? sidesOf(line, sky, sky_grid, w, h) : SkySides();
-        out->sky_above = sky ? reported.sky : -1;
-        out->ground_below = sky ? reported.ground : -1;
+        // The sky above the line as reported (after its refinement), for the caller's confidence.
+        out->sky_above = sky ? sidesOf(line, sky, sky_grid, w, h).sky : -1;
         return 1;
     });
 }

@@ -13,12 +13,11 @@ extern "C" {
 
 /// A horizon: the line from (x1, y1) at the image's left edge to (x2, y2) at its right edge, in
 /// pixels; `angle` in degrees, positive when the line rises to the right. With a sky map, `sky_above`
-/// is the map's mean sky probability above the line and `ground_below` its mean ground probability
-/// below it (0-1); both are -1 without one.
+/// is the map's mean sky probability above the line (0-1; cells it crosses left out), -1 without one.
 typedef struct aocv_horizon {
     double x1, y1, x2, y2;
     double angle;
-    double sky_above, ground_below;
+    double sky_above;
 } aocv_horizon;
 
 /// Looks for a horizon line (like VNDetectHorizonRequest): a straight colour step between two
