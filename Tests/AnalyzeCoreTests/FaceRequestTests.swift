@@ -5,19 +5,6 @@ import Testing
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
 
-/// Real photographs taken from Debian's python3-skimage by scripts/fetch-test-images.
-enum DebianPhoto {
-    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/test-images")
-
-    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
-        let path = folder.appendingPathComponent(name).path
-        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        return try ImageRequestHandler(source: ImageSource(path: path, outputName: "x")).perform(
-            requests, engines: WorkerEngines()
-        ).analysis
-    }
-}
-
 @Suite("Faces through CenterFace, Haar and dlib")
 struct FaceRequestTests {
     @Test func findsTheAstronautsFaceWithLandmarksInPlace() throws {

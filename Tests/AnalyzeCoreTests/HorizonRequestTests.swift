@@ -17,28 +17,6 @@ enum Wallpaper {
     }
 }
 
-/// Ordinary snapshots from Debian's kphotoalbum (its demo album; scripts/fetch-test-images).
-enum Snapshot {
-    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/snapshots")
-
-    static func path(_ name: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        return path
-    }
-
-    static func image(_ name: String) throws -> UprightImage {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try path(name))))
-        return try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000)
-    }
-
-    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
-        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(
-            requests, engines: WorkerEngines()
-        ).analysis
-    }
-}
-
 @Suite("Horizon")
 struct HorizonRequestTests {
     func horizon(_ image: UprightImage) throws -> HorizonObservation? {

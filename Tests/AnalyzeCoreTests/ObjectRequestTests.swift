@@ -5,23 +5,6 @@ import Testing
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
 
-/// Real photographs and videos from Debian's `opencv-doc` (fetched by scripts/fetch-test-images).
-enum OpenCVSample {
-    static let folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models/opencv-doc")
-
-    static func path(_ name: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
-        return path
-    }
-
-    static func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
-        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(
-            requests, engines: WorkerEngines()
-        ).analysis
-    }
-}
-
 @Suite("Objects through YOLO11n")
 struct ObjectRequestTests {
     @Test func findsMessiAndTheBall() throws {

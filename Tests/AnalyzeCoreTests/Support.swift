@@ -5,6 +5,42 @@ import Testing
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
 
+/// A folder of real photos that scripts/fetch-test-images takes from Debian packages into `.models/`.
+struct FetchedPhotos: Sendable {
+    let folder: URL
+
+    init(_ name: String) {
+        folder = Fixture.root.deletingLastPathComponent().appendingPathComponent(".models").appendingPathComponent(name)
+    }
+
+    /// The path of one of them; the test fails with a hint when the folder was not fetched.
+    func path(_ name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "run scripts/fetch-test-images (scripts/test does)")
+        return path
+    }
+
+    /// One of them decoded, upright as stored.
+    func image(_ name: String) throws -> UprightImage {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try path(name))))
+        return try UprightImage(decoding: bytes, orientation: .up, maximumPixels: 10_000_000)
+    }
+
+    /// Runs `requests` on one of them through the real engines.
+    func analyze(_ name: String, _ requests: RequestSet) throws -> ImageAnalysis {
+        try ImageRequestHandler(source: ImageSource(path: try path(name), outputName: "x")).perform(
+            requests, engines: WorkerEngines()
+        ).analysis
+    }
+}
+
+/// Debian's python3-skimage sample photos.
+let DebianPhoto = FetchedPhotos("test-images")
+/// Debian's opencv-doc sample photos and videos.
+let OpenCVSample = FetchedPhotos("opencv-doc")
+/// Ordinary snapshots from Debian's kphotoalbum (its demo album).
+let Snapshot = FetchedPhotos("snapshots")
+
 /// Where the project's generated fixtures live, found relative to this file.
 enum Fixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
