@@ -28,6 +28,11 @@ constexpr double kSkyWeight = 2;        // log(score / best) + kSkyWeight × agr
 constexpr double kMinGroundBelow = 0.5; // a horizon has ground or water below it (the map's mean) ...
 constexpr double kMinSkyAbove = 0.6;    // ... and sky above it (the map's mean) ...
 constexpr double kStrongStep = 8;       // ... unless its step scores this much (a hazy sky the map misreads)
+constexpr int kGuideRadius = 12;        // the sky map snapped to the picture's edges: the guided filter's radius (px of the copy)
+constexpr double kGuideEps = 1e-3;      // ... and its regularisation (colours 0-1)
+constexpr double kFineSkyWeight = 6;    // + kFineSkyWeight × agreement of the snapped map next to the line ...
+constexpr double kFineBand = 0.05;      // ... in bands of this share of the height on each side ...
+constexpr double kFineGap = 0.01;       // ... this share of the height away from the line
 
 /// One row of the turned copy: the mean colour step across it (the band above minus the band below),
 /// how coherent the steps are, and whether it may be a horizon.
@@ -245,6 +250,84 @@ SkySides sidesOf(const Line &line, const float *sky, int grid, int w, int h) {
     return sides;
 }
 
+
+/// The sky map brought to the copy's pixels: the cells' probabilities upsampled, then snapped to the
+/// picture's own edges by a guided filter with the colour copy as its guide (He, Sun and Tang 2010): a
+/// coarse map's sky then ends where the picture's colour changes, not at a cell's edge.
+cv::Mat fineSky(const float *sky, int grid, const cv::Mat &bgr) {
+    const int radius = kGuideRadius;
+    const double eps = kGuideEps;
+    cv::Mat cells(grid, grid, CV_32F, const_cast<float *>(sky)), p;
+    cv::resize(cells, p, bgr.size(), 0, 0, cv::INTER_LINEAR);
+    cv::Mat guide;
+    bgr.convertTo(guide, CV_32FC3, 1.0 / 255.0);
+    std::vector<cv::Mat> I;
+    cv::split(guide, I);
+    const cv::Size box(2 * radius + 1, 2 * radius + 1);
+    const auto mean = [&](const cv::Mat &m) {
+        cv::Mat out;
+        cv::boxFilter(m, out, CV_32F, box, cv::Point(-1, -1), true, cv::BORDER_REFLECT);
+        return out;
+    };
+    std::array<cv::Mat, 3> mI, covIp;
+    const cv::Mat mp = mean(p);
+    for (int c = 0; c < 3; ++c) {
+        mI[c] = mean(I[c]);
+        covIp[c] = mean(I[c].mul(p)) - mI[c].mul(mp);
+    }
+    std::array<cv::Mat, 6> var;  // rr rg rb gg gb bb
+    const int pairs[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    for (int k = 0; k < 6; ++k) var[k] = mean(I[pairs[k][0]].mul(I[pairs[k][1]])) - mI[pairs[k][0]].mul(mI[pairs[k][1]]);
+    std::array<cv::Mat, 3> a;
+    for (int c = 0; c < 3; ++c) a[c] = cv::Mat(p.size(), CV_32F);
+    cv::Mat b(p.size(), CV_32F);
+    for (int y = 0; y < p.rows; ++y)
+        for (int x = 0; x < p.cols; ++x) {
+            const double rr = var[0].at<float>(y, x) + eps, rg = var[1].at<float>(y, x), rb = var[2].at<float>(y, x);
+            const double gg = var[3].at<float>(y, x) + eps, gb = var[4].at<float>(y, x), bb = var[5].at<float>(y, x) + eps;
+            // The inverse of the symmetric 3 × 3 covariance (adjugate over determinant).
+            const double i00 = gg * bb - gb * gb, i01 = rb * gb - rg * bb, i02 = rg * gb - rb * gg;
+            const double i11 = rr * bb - rb * rb, i12 = rb * rg - rr * gb, i22 = rr * gg - rg * rg;
+            const double det = rr * i00 + rg * i01 + rb * i02;
+            const double c0 = covIp[0].at<float>(y, x), c1 = covIp[1].at<float>(y, x), c2 = covIp[2].at<float>(y, x);
+            const double a0 = (i00 * c0 + i01 * c1 + i02 * c2) / det, a1 = (i01 * c0 + i11 * c1 + i12 * c2) / det,
+                         a2 = (i02 * c0 + i12 * c1 + i22 * c2) / det;
+            a[0].at<float>(y, x) = (float)a0, a[1].at<float>(y, x) = (float)a1, a[2].at<float>(y, x) = (float)a2;
+            b.at<float>(y, x) = (float)(mp.at<float>(y, x) - a0 * mI[0].at<float>(y, x) - a1 * mI[1].at<float>(y, x) -
+                                        a2 * mI[2].at<float>(y, x));
+        }
+    cv::Mat q = mean(b);
+    for (int c = 0; c < 3; ++c) q += mean(a[c]).mul(I[c]);
+    cv::Mat clipped;
+    cv::min(cv::max(q, 0.0), 1.0, clipped);
+    return clipped;
+}
+
+/// A line's two sides next to it on the fine sky map (`fineSky`): the mean sky in the band of `band`
+/// pixels above it and the mean ground in the band below, the picture's pixels within `gap` of the line
+/// left out. A guard rail or a near shore has ground just above it even where the coarse map's cells
+/// above it are mostly sky.
+SkySides sidesNear(const Line &line, const cv::Mat &fine, const cv::Mat &valid, double gap, double band) {
+    double above = 0, below = 0;
+    long na = 0, nb = 0;
+    for (int y = 0; y < fine.rows; ++y) {
+        const float *f = fine.ptr<float>(y);
+        const uchar *v = valid.ptr<uchar>(y);
+        for (int x = 0; x < fine.cols; ++x) {
+            if (!v[x]) continue;
+            const double d = y - (line.y0 + line.slope * x);
+            if (std::abs(d) > gap + band) continue;
+            if (d < -gap) above += f[x], ++na;
+            else if (d > gap) below += 1 - f[x], ++nb;
+        }
+    }
+    SkySides sides;
+    sides.sky = na > 0 ? above / na : 0;
+    sides.ground = nb > 0 ? below / nb : 0;
+    sides.split = na > 0 && nb > 0;
+    return sides;
+}
+
 }  // namespace
 
 extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_width, int original_height, const float *sky,
@@ -332,9 +415,10 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // The horizon. Without a sky map: the candidate with the strongest coherent step across the
         // picture. With one: of each measure's kRanked strongest lines (its best scoring at least
         // kMinScore), the one whose sides agree best with the map, its strength relative to its
-        // measure's best weighing in (log(score / best) + kSkyWeight × agreement). A road's edge, a
-        // rail or a bay's near shore has ground above it; a far horizon behind a monument counts only
-        // in its best strips.
+        // measure's best weighing in (log(score / best) + kSkyWeight × agreement, + kFineSkyWeight × the
+        // agreement next to the line of the map snapped to the picture's edges). A road's edge, a rail
+        // or a bay's near shore has ground above it; a far horizon behind a monument counts only in its
+        // best strips.
         const Line *best = nullptr;
         SkySides sides;  // the line chosen, on the sky map
         if (!sky) {
@@ -343,6 +427,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
             if (!best || best->score() < kMinScore) return 0;
         } else {
             double bestValue = -std::numeric_limits<double>::infinity();
+            const cv::Mat fine = fineSky(sky, sky_grid, bgr);
             for (int m = 0; m < measures; ++m) {
                 std::vector<const Line *> splitting;
                 for (const Line &line : kept[m])
@@ -351,7 +436,10 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
                 if (splitting.empty() || splitting[0]->score() < kMinScore) continue;
                 const double strongest = splitting[0]->score();
                 for (int i = 0; i < std::min((int)splitting.size(), kRanked); ++i) {
-                    const double value = std::log(splitting[i]->score() / strongest) + kSkyWeight * sidesOf(*splitting[i], sky, sky_grid, w, h).agreement();
+                    const Line &candidate = *splitting[i];
+                    const double value = std::log(candidate.score() / strongest) +
+                                         kSkyWeight * sidesOf(candidate, sky, sky_grid, w, h).agreement() +
+                                         kFineSkyWeight * sidesNear(candidate, fine, valid, kFineGap * h, kFineBand * h).agreement();
                     if (value > bestValue) bestValue = value, best = splitting[i];
                 }
             }
