@@ -250,7 +250,6 @@ SkySides sidesOf(const Line &line, const float *sky, int grid, int w, int h) {
     return sides;
 }
 
-
 /// The sky map brought to the copy's pixels: the cells' probabilities upsampled, then snapped to the
 /// picture's own edges by a guided filter with the colour copy as its guide (He, Sun and Tang 2010): a
 /// coarse map's sky then ends where the picture's colour changes, not at a cell's edge.
