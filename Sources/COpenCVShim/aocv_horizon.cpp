@@ -252,7 +252,8 @@ SkySides sidesOf(const Line &line, const float *sky, int grid, int w, int h) {
 
 /// The sky map brought to the copy's pixels: the cells' probabilities upsampled, then snapped to the
 /// picture's own edges by a guided filter with the colour copy as its guide (He, Sun and Tang 2010): a
-/// coarse map's sky then ends where the picture's colour changes, not at a cell's edge.
+/// coarse map's sky then ends where the picture's colour changes, not at a cell's edge. (OpenCV
+/// contrib's ximgproc has a guided filter, but linking it brings in opencv_imgcodecs: see Package.swift.)
 cv::Mat fineSky(const float *sky, int grid, const cv::Mat &bgr) {
     const int radius = kGuideRadius;
     const double eps = kGuideEps;
@@ -309,13 +310,17 @@ cv::Mat fineSky(const float *sky, int grid, const cv::Mat &bgr) {
 SkySides sidesNear(const Line &line, const cv::Mat &fine, const cv::Mat &valid, double gap, double band) {
     double above = 0, below = 0;
     long na = 0, nb = 0;
-    for (int y = 0; y < fine.rows; ++y) {
+    // Only the rows the bands can reach (the line's height at either end, ± gap + band).
+    const double reach = gap + band, atLeft = line.y0, atRight = line.y0 + line.slope * fine.cols;
+    const int top = std::max(0, (int)std::floor(std::min(atLeft, atRight) - reach) - 1);
+    const int bottom = std::min(fine.rows - 1, (int)std::ceil(std::max(atLeft, atRight) + reach) + 1);
+    for (int y = top; y <= bottom; ++y) {
         const float *f = fine.ptr<float>(y);
         const uchar *v = valid.ptr<uchar>(y);
         for (int x = 0; x < fine.cols; ++x) {
             if (!v[x]) continue;
             const double d = y - (line.y0 + line.slope * x);
-            if (std::abs(d) > gap + band) continue;
+            if (std::abs(d) > reach) continue;
             if (d < -gap) above += f[x], ++na;
             else if (d > gap) below += 1 - f[x], ++nb;
         }
