@@ -27,7 +27,9 @@ def degrade(bgr, kind, seed):
 
 
 def write(path, bgr, kind, seed):
-    """Writes the `kind` copy of `bgr` as a JPEG at `path`."""
+    """Writes the `kind` copy of `bgr` (None: a photo cv2 could not read) as a JPEG at `path`."""
+    if bgr is None:
+        raise SystemExit(f"cannot read the photo for {path}")
     out, quality = degrade(bgr, kind, seed)
     if not cv2.imwrite(path, out, [cv2.IMWRITE_JPEG_QUALITY, quality]):
         raise SystemExit(f"cannot write {path}")
