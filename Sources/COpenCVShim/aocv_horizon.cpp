@@ -28,6 +28,8 @@ constexpr double kSkyWeight = 2;        // log(score / best) + kSkyWeight × agr
 constexpr double kMinGroundBelow = 0.5; // a horizon has ground or water below it (the map's mean) ...
 constexpr double kMinSkyAbove = 0.6;    // ... and sky above it (the map's mean) ...
 constexpr double kStrongStep = 8;       // ... unless its step scores this much (a hazy sky the map misreads)
+constexpr double kMinSkyNext = 0.2;     // ... and, on the snapped map, sky next to it above (the band of
+constexpr double kSkyNextShare = 1.0 / 3; // kFineBand), unless that is at least this share of the sky above it
 constexpr int kGuideRadius = 12;        // the sky map snapped to the picture's edges: the guided filter's radius (px of the copy)
 constexpr double kGuideEps = 1e-3;      // ... and its regularisation (colours 0-1)
 constexpr double kFineSkyWeight = 6;    // + kFineSkyWeight × agreement of the snapped map next to the line ...
@@ -425,13 +427,14 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // best strips.
         const Line *best = nullptr;
         SkySides sides;  // the line chosen, on the sky map
+        cv::Mat fine;    // the sky map snapped to the picture's edges
         if (!sky) {
             for (const Line &line : kept[0])
                 if (splitsThePicture(valid, line) && (!best || line.score() > best->score())) best = &line;
             if (!best || best->score() < kMinScore) return 0;
         } else {
             double bestValue = -std::numeric_limits<double>::infinity();
-            const cv::Mat fine = fineSky(sky, sky_grid, bgr);
+            fine = fineSky(sky, sky_grid, bgr);
             for (int m = 0; m < measures; ++m) {
                 std::vector<const Line *> splitting;
                 for (const Line &line : kept[m])
@@ -473,6 +476,15 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // All sky (a kite against clouds) has no ground below any line; a forest's canopy or a wall has
         // no sky above its lines, which are faint.
         if (sky && (sides.ground < kMinGroundBelow || (sides.sky < kMinSkyAbove && line.score() < kStrongStep))) return 0;
+        // A line the map sees sky above, but not next to it, lies inside the ground, below the real
+        // horizon: the foot of a monument's rubble, grass stalks across the sea, a waterfall's rocks, a
+        // glacier's edge. (A hazy sky that the map misreads everywhere, as on a steppe, is no sky above
+        // the line at all, and is let through.)
+        const double skyAbove = sky ? sidesOf(line, sky, sky_grid, w, h).sky : -1;
+        if (sky) {
+            const double next = sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).sky;
+            if (next < kMinSkyNext && next < kSkyNextShare * skyAbove) return 0;
+        }
         // The copy's pixel centres back to the image's.
         const double sx = (double)original.width / w, sy = (double)original.height / h;
         const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };
@@ -482,7 +494,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         out->y2 = yAt((original.width - 0.5) / sx - 0.5);
         out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
         // The sky above the line as reported (after its refinement), for the caller's confidence.
-        out->sky_above = sky ? sidesOf(line, sky, sky_grid, w, h).sky : -1;
+        out->sky_above = skyAbove;
         return 1;
     });
 }

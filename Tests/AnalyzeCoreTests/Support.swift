@@ -40,6 +40,8 @@ let DebianPhoto = FetchedPhotos("test-images")
 let OpenCVSample = FetchedPhotos("opencv-doc")
 /// Ordinary snapshots from Debian's kphotoalbum (its demo album).
 let Snapshot = FetchedPhotos("snapshots")
+/// Wikimedia landscapes that Debian's liblemonldap-ng-portal-perl carries as its portal's backgrounds.
+let Background = FetchedPhotos("backgrounds")
 
 /// Where the project's generated fixtures live, found relative to this file.
 enum Fixture {

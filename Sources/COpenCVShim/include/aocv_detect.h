@@ -35,7 +35,9 @@ typedef struct aocv_horizon {
 /// of 8 strips (a horizon a monument hides), and of each measure's 6 strongest lines the one is kept
 /// whose sides agree best with the map, its strength relative to the measure's best weighing in. That
 /// line is no horizon when the map below it is less than half ground, or, unless its step scores 8 or
-/// more, when the map above it is less than 60% sky.
+/// more, when the map above it is less than 60% sky, or when the map snapped to the picture's edges
+/// has less than 20% sky just above it and less than a third of the map's sky above it (the line lies
+/// inside the ground: rubble at a monument's foot, grass, a waterfall's rocks).
 ///
 /// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
 /// of which `image` (gray, BGR or BGRA) may be a reduction at least twice the copy (a halving of a
