@@ -24,7 +24,7 @@ public struct HorizonRequest: ImageRequest {
     public var minimumConfidence: Double
 
     /// Chosen on the development set (docs/benchmarks.md: horizons).
-    public static let defaultMinimumConfidence = 0.2
+    public static let defaultMinimumConfidence = 0.15
 
     public init() { self.init(sceneModel: .efficientNetLite0) }
 
