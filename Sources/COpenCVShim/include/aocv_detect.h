@@ -25,14 +25,14 @@ typedef struct aocv_horizon {
 /// its long side, in CIE Lab, lightly blurred, without flat border rows and columns and inside a
 /// frame when it has one: at every whole degree the copy is turned so that lines at that angle are
 /// rows, and each row is measured by its mean colour step (3 rows above minus 3 below) and by how
-/// coherent the steps are (|mean step| / mean |step|: one polarity along the line). The 12 strongest
+/// coherent the steps are (|mean step| / mean |step|: one polarity along the line). The 24 strongest
 /// distinct peaks are ranked by mean step × coherence⁴; the best is refined to a quarter degree.
 /// Returns 1 and fills `out` when a line scores 4 or more, 0 when there is none, -1 with status
 /// set on error. Whether the scene has a horizon at all is the caller's judgement (HorizonRequest).
 ///
 /// `sky` (may be NULL) is a `sky_grid` × `sky_grid` map, row-major, of the probability that each cell
 /// of the picture (stretched to a square) is sky. With it, rows are also measured over their 3 best
-/// of 8 strips (a horizon a monument hides), and of each measure's 6 strongest lines the one is kept
+/// of 8 strips (a horizon a monument hides), and of each measure's 12 strongest lines the one is kept
 /// whose sides agree best with the map, its strength relative to the measure's best weighing in. That
 /// line is no horizon when the map below it is less than half ground, or, unless its step scores 8 or
 /// more, when the map above it is less than 60% sky, or when the map snapped to the picture's edges
