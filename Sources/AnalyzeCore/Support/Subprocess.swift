@@ -8,13 +8,16 @@ import Foundation
 /// `pdftoppm` on a PDF): whatever the file does to it, a crash, a hang or a runaway allocation ends
 /// that process, not the batch. The bytes go to its stdin and its stdout is collected, both through one
 /// `poll` loop; it is killed after `timeout` seconds of wall time or when it writes more than
-/// `maximumOutput` bytes, and its address space and CPU time are capped by `prlimit` (util-linux).
+/// `maximumOutput` bytes, and its address space and CPU time are capped by `prlimit` (util-linux). The
+/// CPU cap lies a second past the wall-time limit, so that the wall clock decides: a program that used a
+/// whole core for the time it was given, while this process waited for one, would otherwise die of
+/// SIGXCPU first and read as a crash. A death by SIGXCPU still counts as a timeout.
 /// Programs are named by absolute path and run with a minimal environment.
 package struct Subprocess {
     /// The program, an absolute path.
     let executable: String
     let arguments: [String]
-    /// Seconds of wall time (and of CPU time) before it is killed.
+    /// Seconds of wall time before it is killed (of CPU time, one more).
     var timeout: Double = 120
     /// Bytes of address space it may map.
     var memoryLimit = 2 << 30
@@ -61,7 +64,7 @@ package struct Subprocess {
     private func run(input: [UInt8], file: Int32?) throws(AnalysisError) -> Outcome {
         Self.ignoreBrokenPipes
         let argv =
-            [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)))", "--", executable] + arguments
+            [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)) + 1)", "--", executable] + arguments
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
             var fds: [Int32] = [-1, -1]
@@ -169,8 +172,9 @@ package struct Subprocess {
             kill(pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
-        // WIFEXITED / WEXITSTATUS (macros Swift does not import).
+        // WIFEXITED / WEXITSTATUS / WTERMSIG (macros Swift does not import).
         let exited = status & 0x7F == 0
+        if !exited && status & 0x7F == SIGXCPU { timedOut = true }
         return Outcome(
             status: exited && !timedOut && !overflowed ? (status >> 8) & 0xFF : nil, output: output,
             errors: String(decoding: errors, as: UTF8.self), timedOut: timedOut, outputOverflowed: overflowed,
