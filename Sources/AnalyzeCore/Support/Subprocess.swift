@@ -64,7 +64,8 @@ package struct Subprocess {
     private func run(input: [UInt8], file: Int32?) throws(AnalysisError) -> Outcome {
         Self.ignoreBrokenPipes
         let argv =
-            [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)) + 1)", "--", executable] + arguments
+            [Self.prlimit, "--as=\(memoryLimit)", "--cpu=\(Int(timeout.rounded(.up)) + 1)", "--", executable]
+            + arguments
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
             var fds: [Int32] = [-1, -1]
