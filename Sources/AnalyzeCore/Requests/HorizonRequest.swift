@@ -15,7 +15,7 @@ internal import COpenCVShim
 public struct HorizonRequest: ImageRequest {
     public static let kind = ObservationKind.horizon
     public static let kindAliases = ["horizons"]
-    /// About 220 ms on a 12 MP photo (docs/benchmarks.md), below the detectors and above the classifier.
+    /// Below the detectors and above the classifier (docs/benchmarks.md: what the horizon costs).
     public static let cost = 2
 
     /// The classifier that judges the scene (its labels must be ImageNet's).
