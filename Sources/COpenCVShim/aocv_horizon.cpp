@@ -382,6 +382,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         else bgr = small;
         // CIE Lab (L* 0-100, a* b* about ±100): a sea and a sky of one gray still differ in colour.
         bgr.convertTo(lab, CV_32FC3, 1.0 / 255.0);
+        aocv_prepare_lab_tables();
         cv::cvtColor(lab, lab, cv::COLOR_BGR2Lab);
         cv::GaussianBlur(lab, lab, cv::Size(0, 0), 1.0);
         std::vector<cv::Mat> channels;

@@ -12,9 +12,20 @@
 #include <vector>
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 extern "C" void aocv_set_num_threads(int threads) {
     try { cv::setNumThreads(threads); } catch (...) {}
+}
+
+extern "C" void aocv_prepare_lab_tables(void) {
+    static std::once_flag once;
+    try {
+        std::call_once(once, [] {
+            cv::Mat pixel(1, 1, CV_32FC3, cv::Scalar(0.5, 0.5, 0.5)), lab;
+            cv::cvtColor(pixel, lab, cv::COLOR_BGR2Lab);
+        });
+    } catch (...) {}
 }
 
 extern "C" void aocv_silence_logging(void) {

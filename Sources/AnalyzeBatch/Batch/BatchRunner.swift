@@ -123,6 +123,11 @@ public struct BatchRunner: Sendable {
         }
         // OpenCV's own pool would multiply with our workers: one thread per worker.
         OpenCVRuntime.setThreads(1)
+        // Each request's once-a-process work, beside the reading and decoding of the first images.
+        for request in requests.requests {
+            let type = Swift.type(of: request)
+            DispatchQueue.global(qos: .userInitiated).async { type.prepareProcess() }
+        }
 
         let state = BatchState(order: Self.largestFirst(sources), cancellation: cancellation)
         let reporting = DispatchQueue(label: "analyze.batch.reporting")

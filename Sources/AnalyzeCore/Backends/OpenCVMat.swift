@@ -270,4 +270,8 @@ public enum OpenCVRuntime {
     /// Limits OpenCV's own thread pool (`cv::setNumThreads`); the batch runner uses 1 so its
     /// workers do not oversubscribe the cores.
     public static func setThreads(_ count: Int) { aocv_set_num_threads(Int32(count)) }
+
+    /// Builds OpenCV's CIE Lab conversion tables, once per process (110–155 ms); later calls return at
+    /// once, or wait for the first to finish.
+    static func prepareLabTables() { aocv_prepare_lab_tables() }
 }

@@ -35,6 +35,10 @@ public struct HorizonRequest: ImageRequest {
 
     public var models: [ModelIdentity] { sceneModel.files }
 
+    /// OpenCV's Lab tables, which the search's colour copy needs (docs/benchmarks.md: a fixed cost of
+    /// 110–155 ms the first time).
+    public static func prepareProcess() { OpenCVRuntime.prepareLabTables() }
+
     /// The long side of the copy the horizon is looked for in: a horizon is a large structure.
     static let workingSide = 320
 

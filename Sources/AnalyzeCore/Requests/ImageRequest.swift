@@ -46,6 +46,12 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
     /// a request never checks its files. Default: the request itself.
     func resolvingOptionalModels(with models: ModelLocator) -> Self
 
+    /// Work the request does once per process whatever the image (tables a library builds on first
+    /// use). The batch runner starts it on a background queue as the run begins, so that it overlaps
+    /// reading and decoding the first images; `perform` waits for it if it is still running, or does
+    /// it itself when nothing started it. Default: nothing.
+    static func prepareProcess()
+
     /// Runs the request on one upright image.
     func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> Result
 }
@@ -61,6 +67,7 @@ extension ImageRequest {
     public static var runsWhenNoneAsked: Bool { true }
     public var models: [ModelIdentity] { [] }
     public func resolvingOptionalModels(with models: ModelLocator) -> Self { self }
+    public static func prepareProcess() {}
 
     /// The kind of this request value.
     public var kind: ObservationKind { Self.kind }

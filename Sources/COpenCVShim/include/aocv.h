@@ -20,6 +20,11 @@ extern "C" {
 /// Limits OpenCV's own worker threads (cv::setNumThreads). The batch runner passes 1 per worker.
 void aocv_set_num_threads(int threads);
 
+/// Builds OpenCV's colour-conversion tables for CIE Lab, once per process (OpenCV builds them on its first
+/// Lab conversion, in soft floating point: 110-155 ms, unguarded against two threads doing it at once).
+/// Every later call returns at once, or waits for the first one to finish.
+void aocv_prepare_lab_tables(void);
+
 /// Turns OpenCV's own log off (cv::utils::logging, process-wide): its warnings and errors ("imdecode_:
 /// can't read data", "[ERROR] DNN/ONNX …") are not analyze's lines; a failure reaches the caller as
 /// the exception's message, through aocv_status. Every shim call does this once, first.
