@@ -123,11 +123,15 @@ public struct BatchRunner: Sendable {
         }
         // OpenCV's own pool would multiply with our workers: one thread per worker.
         OpenCVRuntime.setThreads(1)
-        // Each request's once-a-process work, beside the reading and decoding of the first images.
+        // Each request's once-a-process work, beside the reading and decoding of the first images. The
+        // run waits for it before it returns, so that the process never exits while a library is still
+        // building its tables (a run whose inputs all failed at once).
+        let preparing = DispatchGroup()
         for request in requests.requests {
             let type = Swift.type(of: request)
-            DispatchQueue.global(qos: .userInitiated).async { type.prepareProcess() }
+            DispatchQueue.global(qos: .userInitiated).async(group: preparing) { type.prepareProcess() }
         }
+        defer { preparing.wait() }
 
         let state = BatchState(order: Self.largestFirst(sources), cancellation: cancellation)
         let reporting = DispatchQueue(label: "analyze.batch.reporting")
