@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -21,6 +22,12 @@ constexpr int kCandidates = 24;         // lines kept after suppression (a faint
 constexpr double kMinScore = 4;         // below this the best line is no horizon (Lab units)
 constexpr float kBorderDeviation = 4;   // a side row or column flatter than this (L*) is a border
 constexpr double kBorderShare = 0.25;   // ... up to this share of the side
+constexpr double kCornerDeviation = 10; // an empty corner's pixels differ from its corner pixel by less (8-bit levels) ...
+constexpr int kCornerLeg = 4;           // ... its two sides along the picture's edges are at least this long (px)
+constexpr double kCornerShare = 0.9;    // ... and at most this share of the side
+constexpr double kCornerSpill = 0.1;    // ... the runs of its colour ending beyond its edge are at most this share
+constexpr int kCornerMargin = 3;        // its edge and this many px beyond it are not the scene
+constexpr double kCornerStep = 25;      // the picture just beyond that edge differs from the corner by more
 constexpr double kFrameMargin = 0.18;   // a frame's sides lie in these outer shares of the picture
 constexpr double kFrameStep = 4.2;      // ... each a mean step of at least this (L*)
 constexpr int kStrips = 8;              // a row is also measured in this many strips across ...
@@ -216,6 +223,91 @@ cv::Rect content(const cv::Mat &lightness) {
     return cv::Rect(left, top, right - left, bottom - top);
 }
 
+/// An empty corner of a photo turned without cropping: the right triangle at `corner` (a corner of the
+/// picture) whose other two vertices are `along` (on the row through it) and `down` (on its column).
+struct EmptyCorner {
+    cv::Point corner, along, down;
+};
+
+/// The empty corners of a photo turned without cropping (an editor's rotate that keeps or enlarges the
+/// frame) in the picture `inside` of an 8-bit image: at a corner, a right triangle of one flat colour
+/// (black, mostly) whose third side is a straight edge, with a step to the picture beyond it. A
+/// triangle is taken only when the runs of its colour along every row and column it covers end on that
+/// straight line, so a dark sky or a night's silhouette at a corner is left alone, and only when the
+/// picture just beyond the line differs from it, so a smooth gradient (a clear sky's) is too.
+std::vector<EmptyCorner> emptyCorners(const cv::Mat &image, const cv::Rect &inside) {
+    std::vector<EmptyCorner> found;
+    const int x0 = inside.x, y0 = inside.y, w = inside.width, h = inside.height, channels = image.channels();
+    if (w < 8 || h < 8 || image.depth() != CV_8U) return found;
+    for (int corner = 0; corner < 4; ++corner) {
+        const bool right = corner & 1, bottom = corner & 2;
+        // Pixel (i, j) of the corner's own frame: i along the row away from the corner, j down the column.
+        const auto at = [&](int i, int j) { return cv::Point(right ? x0 + w - 1 - i : x0 + i, bottom ? y0 + h - 1 - j : y0 + j); };
+        const uchar *c = image.ptr<uchar>(at(0, 0).y) + channels * at(0, 0).x;
+        const auto deviation = [&](int i, int j) {
+            const cv::Point p = at(i, j);
+            const uchar *v = image.ptr<uchar>(p.y) + channels * p.x;
+            double d = 0;
+            for (int k = 0; k < channels; ++k) d += (double)(v[k] - c[k]) * (v[k] - c[k]);
+            return std::sqrt(d);
+        };
+        const auto same = [&](int i, int j) { return deviation(i, j) < kCornerDeviation; };
+        const auto runAlongRow = [&](int j) {
+            int i = 0;
+            while (i < w && same(i, j)) ++i;
+            return i;
+        };
+        const auto runDownColumn = [&](int i) {
+            int j = 0;
+            while (j < h && same(i, j)) ++j;
+            return j;
+        };
+        const int p = runAlongRow(0), q = runDownColumn(0);
+        if (p < kCornerLeg || q < kCornerLeg || p > kCornerShare * w || q > kCornerShare * h) continue;
+        // Every row's run reaches the edge from (p, 0) to (0, q), and so does every column's; most end
+        // there (dark picture next to a black corner carries some further) ...
+        int shorter = 0, longer = 0, counted = 0;
+        const auto judge = [&](int run, double expected, double tolerance) {
+            shorter += run < expected - tolerance, longer += run > expected + tolerance, ++counted;
+        };
+        for (int j = 0; j < q; ++j) judge(runAlongRow(j), p * (1.0 - (double)j / q), std::max(2.0, 0.03 * p));
+        for (int i = 0; i < p; ++i) judge(runDownColumn(i), q * (1.0 - (double)i / p), std::max(2.0, 0.03 * q));
+        if (shorter > 0.1 * counted || longer > kCornerSpill * counted) continue;
+        // ... and the picture just beyond that edge is not the corner's colour.
+        double beyond = 0;
+        int measured = 0;
+        for (int j = 0; j < q; ++j) {
+            const int i = (int)std::lround(p * (1.0 - (double)j / q)) + kCornerMargin + 1;
+            if (i < w) beyond += deviation(i, j), ++measured;
+        }
+        for (int i = 0; i < p; ++i) {
+            const int j = (int)std::lround(q * (1.0 - (double)i / p)) + kCornerMargin + 1;
+            if (j < h) beyond += deviation(i, j), ++measured;
+        }
+        if (measured == 0 || beyond / measured < kCornerStep) continue;
+        found.push_back({at(0, 0), at(p, 0), at(0, q)});
+    }
+    return found;
+}
+
+/// The triangle an empty corner and the kCornerMargin px beyond its edge cover: that edge is blurred by
+/// the turn and the image's compression.
+std::array<cv::Point, 3> grownTriangle(const EmptyCorner &c) {
+    const auto grown = [](cv::Point v) {
+        return cv::Point(v.x == 0 ? 0 : v.x + (v.x > 0 ? kCornerMargin : -kCornerMargin),
+                         v.y == 0 ? 0 : v.y + (v.y > 0 ? kCornerMargin : -kCornerMargin));
+    };
+    return {c.corner, c.corner + grown(c.along - c.corner), c.corner + grown(c.down - c.corner)};
+}
+
+/// Clears each empty corner from `mask`: its edge runs parallel to the turned horizon, and is no horizon.
+void clearEmptyCorners(const std::vector<EmptyCorner> &corners, cv::Mat &mask) {
+    for (const EmptyCorner &c : corners) {
+        const std::array<cv::Point, 3> triangle = grownTriangle(c);
+        cv::fillConvexPoly(mask, triangle.data(), 3, cv::Scalar(0));
+    }
+}
+
 /// A picture in a frame (a painting, a mat, a screen): four straight steps parallel to the sides in the
 /// outer bands, each much stronger than the picture's typical rows and columns. The inside, or an
 /// empty rectangle.
@@ -255,11 +347,12 @@ struct SkySides {
     double agreement() const { return split ? 0.5 * (sky + ground) : 0; }
 };
 
-SkySides sidesOf(const Line &line, const float *sky, int grid, int w, int h) {
+SkySides sidesOf(const Line &line, const float *sky, const std::vector<bool> &picture, int grid, int w, int h) {
     double above = 0, below = 0;
     int na = 0, nb = 0;
     for (int i = 0; i < grid; ++i)
         for (int j = 0; j < grid; ++j) {
+            if (!picture[i * grid + j]) continue;
             const double x = (j + 0.5) / grid * w, d = (i + 0.5) / grid - (line.y0 + line.slope * x) / h;
             const double p = sky[i * grid + j];
             if (d < -0.75 / grid) above += p, ++na;
@@ -404,7 +497,19 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         if (inside.width < 16 || inside.height < 16) return 0;
         cv::Mat valid(lab.size(), CV_8UC1, cv::Scalar(0));
         valid(inside).setTo(255);
+        // The picture without its empty corners, if any (the flat rows and columns `content` trims may be
+        // a clear sky's: they still count on the sky map).
+        cv::Mat scene(lab.size(), CV_8UC1, cv::Scalar(255));
+        clearEmptyCorners(emptyCorners(bgr, cv::Rect(0, 0, w, h)), scene);
+        valid &= scene;
         const double contentWidth = inside.width;
+        // The sky map's cells that are mostly picture (not an empty corner).
+        std::vector<bool> skyCells;
+        if (sky) {
+            cv::Mat share;
+            cv::resize(scene, share, cv::Size(sky_grid, sky_grid), 0, 0, cv::INTER_AREA);
+            for (int i = 0; i < sky_grid * sky_grid; ++i) skyCells.push_back(share.at<uchar>(i / sky_grid, i % sky_grid) >= 128);
+        }
 
         // Candidates of each measure (the whole width; with a sky map also the best strips): at every
         // whole degree, the rows whose step is a local peak, the strongest first; a line within 3° and 4%
@@ -466,13 +571,13 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
                 for (int i = 0; i < std::min((int)splitting.size(), kRanked); ++i) {
                     const Line &candidate = *splitting[i];
                     const double value = std::log(candidate.score() / strongest) +
-                                         kSkyWeight * sidesOf(candidate, sky, sky_grid, w, h).agreement() +
+                                         kSkyWeight * sidesOf(candidate, sky, skyCells, sky_grid, w, h).agreement() +
                                          kFineSkyWeight * sidesNear(candidate, fine, valid, kFineGap * h, kFineBand * h).agreement();
                     if (value > bestValue) bestValue = value, best = splitting[i];
                 }
             }
             if (!best) return 0;
-            sides = sidesOf(*best, sky, sky_grid, w, h);
+            sides = sidesOf(*best, sky, skyCells, sky_grid, w, h);
             // A line both measures found is placed by the whole width's, which is the more exact.
             if (best->strips)
                 for (const Line &line : kept[0])
@@ -501,7 +606,7 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         // horizon: the foot of a monument's rubble, grass stalks across the sea, a waterfall's rocks, a
         // glacier's edge. (A hazy sky that the map misreads everywhere, as on a steppe, is no sky above
         // the line at all, and is let through.)
-        const double skyAbove = sky ? sidesOf(line, sky, sky_grid, w, h).sky : -1;
+        const double skyAbove = sky ? sidesOf(line, sky, skyCells, sky_grid, w, h).sky : -1;
         if (sky) {
             const double next = sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).sky;
             if (next < kMinSkyNext && next < kSkyNextShare * skyAbove) return 0;
@@ -520,12 +625,60 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
     });
 }
 
+extern "C" aocv_mat *aocv_fill_empty_corners(const aocv_mat *mat, int *filled, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        const cv::Mat &s = mat->m;
+        // Another kind of image (16-bit, BGRA) is left as it is.
+        const bool readable = s.depth() == CV_8U && (s.channels() == 1 || s.channels() == 3);
+        const std::vector<EmptyCorner> corners = readable ? emptyCorners(s, cv::Rect(0, 0, s.cols, s.rows)) : std::vector<EmptyCorner>();
+        *filled = (int)corners.size();
+        cv::Mat out = corners.empty() ? s : s.clone();
+        const size_t bytes = s.elemSize();
+        for (const EmptyCorner &c : corners) {
+            const std::array<cv::Point, 3> t = grownTriangle(c);
+            cv::Mat inside(s.size(), CV_8UC1, cv::Scalar(0));
+            cv::fillConvexPoly(inside, t.data(), 3, cv::Scalar(255));
+            // The unit normal of the edge t[1]-t[2], pointing away from the corner.
+            cv::Point2d n(-(double)(t[2].y - t[1].y), (double)(t[2].x - t[1].x));
+            n /= std::max(1e-9, std::hypot(n.x, n.y));
+            if (n.dot(cv::Point2d(t[0] - t[1])) > 0) n = -n;
+            const cv::Rect box = cv::boundingRect(std::vector<cv::Point>(t.begin(), t.end())) & cv::Rect(0, 0, s.cols, s.rows);
+            for (int y = box.y; y < box.y + box.height; ++y)
+                for (int x = box.x; x < box.x + box.width; ++x) {
+                    if (!inside.at<uchar>(y, x)) continue;
+                    const double d = n.dot(cv::Point2d(x - t[1].x, y - t[1].y));  // ≤ 0 inside
+                    const int rx = std::clamp((int)std::lround(x - 2 * d * n.x), 0, s.cols - 1);
+                    const int ry = std::clamp((int)std::lround(y - 2 * d * n.y), 0, s.rows - 1);
+                    std::memcpy(out.ptr<uchar>(y) + x * bytes, s.ptr<uchar>(ry) + rx * bytes, bytes);
+                }
+        }
+        return aocv_wrap(std::move(out));
+    });
+}
+
 extern "C" aocv_mat *aocv_rotate_reflect(const aocv_mat *mat, double degrees, aocv_status *status) {
     return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
         const cv::Mat &s = mat->m;
         const cv::Mat forward = cv::getRotationMatrix2D(cv::Point2f(s.cols / 2.0f, s.rows / 2.0f), degrees, 1.0);
         cv::Mat out;
         cv::warpAffine(s, out, forward, s.size(), cv::INTER_LINEAR, cv::BORDER_REFLECT_101);
+        return aocv_wrap(std::move(out));
+    });
+}
+
+extern "C" aocv_mat *aocv_rotate_black(const aocv_mat *mat, double degrees, int enlarge, aocv_status *status) {
+    return aocv_guard<aocv_mat *>(status, nullptr, [&]() -> aocv_mat * {
+        const cv::Mat &s = mat->m;
+        cv::Mat forward = cv::getRotationMatrix2D(cv::Point2f(s.cols / 2.0f, s.rows / 2.0f), degrees, 1.0);
+        cv::Size size = s.size();
+        if (enlarge) {
+            const double c = std::abs(std::cos(degrees * CV_PI / 180)), n = std::abs(std::sin(degrees * CV_PI / 180));
+            size = cv::Size((int)std::ceil(s.cols * c + s.rows * n), (int)std::ceil(s.cols * n + s.rows * c));
+            forward.at<double>(0, 2) += (size.width - s.cols) / 2.0;
+            forward.at<double>(1, 2) += (size.height - s.rows) / 2.0;
+        }
+        cv::Mat out;
+        cv::warpAffine(s, out, forward, size, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
         return aocv_wrap(std::move(out));
     });
 }

@@ -34,9 +34,14 @@ final class FeatureMapNetwork {
     }
 
     /// The map of an upright image: its values channel by channel, each row-major, and its side in cells.
-    func featureMap(of image: UprightImage) throws(AnalysisError) -> (values: [Float], grid: Int) {
+    /// `prepare` may replace the copy the network reads (a reduction of the image, at least twice its
+    /// input) by another of the same size.
+    func featureMap(
+        of image: UprightImage, prepare: (OpenCVMat) throws(AnalysisError) -> OpenCVMat = { $0 }
+    ) throws(AnalysisError) -> (values: [Float], grid: Int) {
         let side = configuration.model.inputWidth
-        let output = try session.run(stretching: image, to: (side, side), params: params, what: "feature map")
+        let output = try session.run(
+            stretching: image, to: (side, side), params: params, what: "feature map", prepare: prepare)
         let channels = configuration.channels
         guard output.shape.count == 4, output.shape[0] == 1, output.shape[1] == channels,
             output.shape[2] == output.shape[3],
@@ -52,11 +57,12 @@ final class FeatureMapNetwork {
 extension ONNXSession {
     /// Runs the network on an upright image stretched to `size` and prepared by `params` (scale, mean,
     /// std, channel order: `aocv_dnn_input_planes`). The pixels come from the image's halvings (shared
-    /// with the other requests): the smallest still twice the input each way.
+    /// with the other requests): the smallest still twice the input each way, passed through `prepare`.
     func run(
-        stretching image: UprightImage, to size: (width: Int, height: Int), params: aocv_dnn_params, what: String
+        stretching image: UprightImage, to size: (width: Int, height: Int), params: aocv_dnn_params, what: String,
+        prepare: (OpenCVMat) throws(AnalysisError) -> OpenCVMat = { $0 }
     ) throws(AnalysisError) -> FloatTensor {
-        let source = try image.reduction(toAtLeast: 2 * size.width, 2 * size.height, gray: false)
+        let source = try prepare(image.reduction(toAtLeast: 2 * size.width, 2 * size.height, gray: false))
         let shape = [1, 3, size.height, size.width]
         var planes = [Float](repeating: 0, count: shape.reduce(1, *))
         var status = aocv_status()

@@ -80,12 +80,27 @@ package final class OpenCVMat: @unchecked Sendable {
         try Self.make(.engineFailed) { aocv_rotate_reflect(handle, degrees, $0) }
     }
 
+    /// Turned by `degrees` counter-clockwise about the centre with black corners, in the same frame or
+    /// (`enlarging`) one that holds the whole image (`aocv_rotate_black`): a photo an editor turned
+    /// without cropping, for tests.
+    func rotatedWithBlackCorners(byDegrees degrees: Double, enlarging: Bool) throws(AnalysisError) -> OpenCVMat {
+        try Self.make(.engineFailed) { aocv_rotate_black(handle, degrees, enlarging ? 1 : 0, $0) }
+    }
+
     /// A copy of the part inside the box, clipped to the image (`aocv_crop`).
     func cropped(x: Int, y: Int, width: Int, height: Int) throws(AnalysisError) -> OpenCVMat {
         try Self.make(.engineFailed) {
             aocv_crop(
                 handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width), Int32(clamping: height), $0)
         }
+    }
+
+    /// The image with the empty corners of a turn without cropping filled by reflection
+    /// (`aocv_fill_empty_corners`), or nil when it has none.
+    func emptyCornersFilled() throws(AnalysisError) -> OpenCVMat? {
+        var filled: Int32 = 0
+        let copy = try Self.make(.engineFailed) { aocv_fill_empty_corners(handle, &filled, $0) }
+        return filled > 0 ? copy : nil
     }
 
     /// Turned by `degrees` counter-clockwise and zoomed to fill the same frame (`aocv_straighten`).

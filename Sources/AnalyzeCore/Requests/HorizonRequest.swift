@@ -78,7 +78,11 @@ public struct HorizonRequest: ImageRequest {
         cells: [Float], grid: Int
     )? {
         guard sceneModel == .efficientNetLite0 else { return nil }
-        let map = try engines.featureMapNetwork(HorizonSky.network).featureMap(of: image)
+        // The empty corners of a photo turned without cropping read as dark ground to the map: the
+        // network sees them filled with the picture next to them.
+        let map = try engines.featureMapNetwork(HorizonSky.network).featureMap(of: image) {
+            (copy) throws(AnalysisError) in try copy.emptyCornersFilled() ?? copy
+        }
         guard let cells = HorizonSky.probabilities(of: map.values, grid: map.grid) else { return nil }
         return (cells, map.grid)
     }

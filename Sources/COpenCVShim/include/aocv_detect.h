@@ -49,6 +49,17 @@ int aocv_detect_horizon(const aocv_mat *image, int working_side, int original_wi
 /// corners by reflecting the image (no straight border edges): for tests of rotation-aware detectors.
 aocv_mat *_Nullable aocv_rotate_reflect(const aocv_mat *mat, double degrees, aocv_status *status);
 
+/// Rotates by `degrees` (counter-clockwise) about the centre as a photo editor's rotate without crop
+/// does: the corners left black, in the same frame, or (`enlarge` non-zero) in a frame enlarged to hold
+/// the whole image. For tests.
+aocv_mat *_Nullable aocv_rotate_black(const aocv_mat *mat, double degrees, int enlarge, aocv_status *status);
+
+/// The empty corners of a photo turned without cropping (flat triangles at its corners, each bounded
+/// by a straight edge; see aocv_horizon.cpp) filled with the picture reflected across that edge, as a
+/// copy; `filled` is set to the number of corners filled (0: the copy is the image's pixels; so it is
+/// for an image other than 8-bit gray or BGR).
+aocv_mat *_Nullable aocv_fill_empty_corners(const aocv_mat *mat, int *filled, aocv_status *status);
+
 /// Straightens: turns by `degrees` (counter-clockwise) about the centre and zooms just enough that
 /// the turned image fills the same frame (no empty corners), as a photo editor's straighten tool does.
 aocv_mat *_Nullable aocv_straighten(const aocv_mat *mat, double degrees, aocv_status *status);
