@@ -11,6 +11,12 @@ KINDS = {
     "dim": (0.25, 0.0, 4.0, 80),
     "dark": (0.08, 0.0, 3.0, 80),
     "webcam": (0.5, 1.0, 6.0, 50),
+    # the webcam copy's parts, one at a time (docs/benchmarks.md: what each costs the detector)
+    "webcam-exposure": (0.5, 0.0, 0.0, 95),
+    "webcam-blur": (1.0, 1.0, 0.0, 95),
+    "webcam-noise": (1.0, 0.0, 6.0, 95),
+    "webcam-jpeg": (1.0, 0.0, 0.0, 50),
+    "jpeg95": (1.0, 0.0, 0.0, 95),
 }
 
 

@@ -31,6 +31,8 @@ public struct ObjectRequest: ImageRequest {
     /// chosen on the development set (docs/benchmarks.md), where 800 beat YOLO11n's training size 640 and
     /// 960 in mAP and F1, on the photos as they are and shrunk to COCO's 640 px.
     public static let defaultInputSize = NetworkModel.yolo11n.inputWidth
+    /// Boxes of one class overlapping more than this are one object (docs/benchmarks.md).
+    public static let defaultMaximumOverlap = 0.45
     /// A detection's other labels below this score are left out (a `person` is not also `titi 0%`).
     public static let minimumLabelScore = 0.01
 
@@ -38,7 +40,7 @@ public struct ObjectRequest: ImageRequest {
 
     public init(
         model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
-        maximumOverlap: Double = 0.45, maximumObservations: Int = 100
+        maximumOverlap: Double = ObjectRequest.defaultMaximumOverlap, maximumObservations: Int = 100
     ) {
         self.model = model
         self.minimumConfidence = minimumConfidence

@@ -3,7 +3,7 @@ import AnalyzeCore
 import AnalyzeOutput
 import ArgumentParser
 
-/// `--objects` and its threshold.
+/// `--objects`, its threshold, overlap and input size.
 struct ObjectOptions: RequestOptions {
     @Flag(
         name: .customLong("objects"),
@@ -20,6 +20,13 @@ struct ObjectOptions: RequestOptions {
     var minObjectConfidence: Double = ObjectRequest.defaultMinimumConfidence
 
     @Option(
+        name: .customLong("object-overlap"),
+        help: ArgumentHelp(
+            "With --objects, boxes of one class that overlap more than this (intersection over union, 0-1) are one object, the most confident kept (see docs/benchmarks.md).",
+            valueName: "iou"))
+    var objectOverlap: Double = ObjectRequest.defaultMaximumOverlap
+
+    @Option(
         name: .customLong("object-input"),
         help: ArgumentHelp(
             "With --objects, the detector sees the image scaled to about N x N pixels of area in its own proportions (a portrait photo gets a tall input of the same cost), N a multiple of 32 from 320 to 1280: larger finds smaller objects and costs about (N/800)^2 the time (chosen for mAP and F1 on the development set: see docs/benchmarks.md).",
@@ -30,6 +37,7 @@ struct ObjectOptions: RequestOptions {
 
     func validate() throws {
         try requireUnitInterval(minObjectConfidence, "--min-object-confidence")
+        try requireUnitInterval(objectOverlap, "--object-overlap")
         if !(320...1280).contains(objectInput) || objectInput % 32 != 0 {
             throw ValidationError("--object-input must be a multiple of 32 from 320 to 1280")
         }
@@ -39,6 +47,6 @@ struct ObjectOptions: RequestOptions {
         var model = NetworkModel.yolo11n
         model.inputWidth = objectInput
         model.inputHeight = objectInput
-        return ObjectRequest(model: model, minimumConfidence: minObjectConfidence)
+        return ObjectRequest(model: model, minimumConfidence: minObjectConfidence, maximumOverlap: objectOverlap)
     }
 }
