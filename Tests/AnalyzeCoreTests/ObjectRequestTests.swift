@@ -77,9 +77,10 @@ struct ObjectRequestTests {
         }
     }
 
-    /// `maximumOverlap` (`--object-overlap`): boxes of one class that overlap more are one object. On the
-    /// beach snapshot two people's boxes overlap by about 0.45 at the default; at 0.3 no two people's
-    /// boxes overlap by more than 0.3, and there is one person fewer.
+    /// `maximumOverlap` (`--object-overlap`): boxes of one class that overlap more are one object. In one
+    /// pass at 800 (`--object-input 800`), two people's boxes on the beach snapshot overlap by about 0.45
+    /// at the default; at 0.3 no two people's boxes overlap by more than 0.3, and there is one person fewer.
+    /// (The default's second pass at 640 places those two apart.)
     @Test func boxesOfOneClassOverlappingMoreThanTheLimitAreOneObject() throws {
         func people(_ request: ObjectRequest) throws -> [RecognizedObjectObservation] {
             try #require(try Snapshot.analyze("anne_helene.jpg", RequestSet([request])).objects)
@@ -94,11 +95,44 @@ struct ObjectRequestTests {
             }
             return largest
         }
-        let standard = try people(ObjectRequest())
-        let strict = try people(ObjectRequest(maximumOverlap: 0.3))
+        let standard = try people(ObjectRequest(fusedInputSizes: []))
+        let strict = try people(ObjectRequest(maximumOverlap: 0.3, fusedInputSizes: []))
         #expect(largestOverlap(standard) > 0.3)
         #expect(largestOverlap(strict) <= 0.3)
         #expect(strict.count < standard.count)
+    }
+
+    /// Weighted box fusion of two passes: one object seen by both is placed at the score-weighted mean of
+    /// its two boxes and scored by the mean of its two scores; one seen by one pass only scores half; boxes
+    /// of different classes or far apart stay apart; the passes' order does not matter.
+    @Test func twoPassesBoxesAreFusedByTheirScores() throws {
+        func object(_ name: String, _ score: Double, _ x: Double, _ y: Double, _ w: Double, _ h: Double)
+            -> RecognizedObjectObservation
+        {
+            RecognizedObjectObservation(
+                boundingBox: BoundingBox(x: x, y: y, width: w, height: h), confidence: score,
+                labels: [ClassificationObservation(identifier: name, confidence: score)])
+        }
+        let first = [object("dog", 0.8, 100, 100, 100, 100), object("cat", 0.6, 400, 100, 50, 50)]
+        let second = [object("dog", 0.4, 110, 100, 100, 100), object("dog", 0.5, 100, 106, 104, 98)]
+        func fuse(_ passes: [[RecognizedObjectObservation]]) -> [RecognizedObjectObservation] {
+            WeightedBoxFusion.fuse(
+                passes, overlap: 0.55, suppression: 0.45, minimumConfidence: 0.2, maximumObservations: 10,
+                minimumLabelScore: 0.01)
+        }
+        let fused = fuse([first, second])
+        #expect(fused == fuse([second, first]))
+        // The dog: 0.8 and both of the second pass's boxes in one cluster; the second pass counts its best.
+        let dog = try #require(fused.first { $0.identifier == "dog" })
+        #expect(abs(dog.confidence - (0.8 + 0.5) / 2) < 1e-4)
+        let x = (0.8 * 100 + 0.5 * 100 + 0.4 * 110) / 1.7
+        #expect(abs(dog.boundingBox.x - x) < 0.01, "\(dog.boundingBox)")
+        #expect(fused.filter { $0.identifier == "dog" }.count == 1)
+        let cat = try #require(fused.first { $0.identifier == "cat" })
+        #expect(abs(cat.confidence - 0.3) < 1e-4)
+        #expect(cat.boundingBox == BoundingBox(x: 400, y: 100, width: 50, height: 50))
+        // Under the threshold once halved: a 0.35 seen by one pass only is 0.175.
+        #expect(fuse([[object("cup", 0.35, 0, 0, 10, 10)], []]).isEmpty)
     }
 
     /// A couple in a dim bar at night, each with a glass, and a third glass in front of them.

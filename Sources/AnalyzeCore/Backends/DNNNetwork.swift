@@ -102,10 +102,12 @@ package final class DNNNetwork {
 
     /// Objects in an upright image (`aocv_dnn_detect`), most confident first. `image` may be a
     /// reduction of an image of size `original` (see ``source(in:)``): boxes are the original's pixels.
+    /// `area` replaces the model's input size for a detector that fits the image by area (one session
+    /// serves every size; `image` must then be a source for the largest, see ``source(in:area:)``).
     func detect(
         in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)? = nil, minimumConfidence: Double,
         maximumOverlap: Double,
-        maximumObservations: Int, minimumLabelScore: Double = 0
+        maximumObservations: Int, minimumLabelScore: Double = 0, area: Int? = nil
     ) throws(AnalysisError) -> [RecognizedObjectObservation] {
         let handle: OpaquePointer
         switch engine {
@@ -114,7 +116,7 @@ package final class DNNNetwork {
             return try detect(
                 in: image, reducedFrom: original, session: session, minimumConfidence: minimumConfidence,
                 maximumOverlap: maximumOverlap,
-                maximumObservations: maximumObservations, minimumLabelScore: minimumLabelScore)
+                maximumObservations: maximumObservations, minimumLabelScore: minimumLabelScore, area: area)
         }
         var found = [aocv_detection](repeating: aocv_detection(), count: max(1, maximumObservations))
         var status = aocv_status()
@@ -149,13 +151,13 @@ package final class DNNNetwork {
     private func detect(
         in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: ONNXSession,
         minimumConfidence: Double,
-        maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double
+        maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double, area: Int?
     ) throws(AnalysisError) -> [RecognizedObjectObservation] {
         guard model.role == .detector else {
             throw AnalysisError(.engineFailed, "\(model.weights.name) is not a detector")
         }
         let size = original ?? (width: image.width, height: image.height)
-        let canvas = detectorInput(width: size.width, height: size.height)
+        let canvas = detectorInput(width: size.width, height: size.height, area: area)
         var params = Self.parameters(of: model, classes: labels.count)
         params.input_width = Int32(canvas.width)
         params.input_height = Int32(canvas.height)
@@ -189,9 +191,9 @@ package final class DNNNetwork {
 
     /// The input an ONNX Runtime detector gets for an image of `width` × `height`: a canvas of the image's
     /// proportions when the model fits by area, else its fixed input size.
-    private func detectorInput(width: Int, height: Int) -> (width: Int, height: Int) {
+    private func detectorInput(width: Int, height: Int, area: Int? = nil) -> (width: Int, height: Int) {
         model.fitsByArea
-            ? NetworkCanvas.fitted(width: width, height: height, area: model.inputWidth)
+            ? NetworkCanvas.fitted(width: width, height: height, area: area ?? model.inputWidth)
             : (model.inputWidth, model.inputHeight)
     }
 
@@ -255,9 +257,9 @@ extension DNNNetwork {
     ///   so that the crop is still box-filtered to twice the input before the bicubic step of the
     ///   reference pipeline (at twice, the probabilities of uncertain photos moved by up to 0.05; at
     ///   four times, by up to 0.03, the best label unchanged on the nine photos of the benchmark).
-    func source(in image: UprightImage) throws(AnalysisError) -> OpenCVMat {
+    func source(in image: UprightImage, area: Int? = nil) throws(AnalysisError) -> OpenCVMat {
         if case .onnxRuntime = engine, model.role == .detector {
-            let canvas = detectorInput(width: image.width, height: image.height)
+            let canvas = detectorInput(width: image.width, height: image.height, area: area)
             return try image.reduction(toFit: canvas.width, canvas.height)
         }
         guard model.centreCrop else { return try image.reduction(toFit: model.inputWidth, model.inputHeight) }

@@ -22,15 +22,28 @@ public struct ObjectRequest: ImageRequest {
     public var maximumOverlap: Double
     /// At most this many objects per image, most confident first.
     public var maximumObservations: Int
+    /// Other input sizes (the side of the square of the input's area) the detector also runs at, its
+    /// boxes fused with those of the model's own size (``WeightedBoxFusion``). Only a detector that fits
+    /// the image by area (YOLO11n) runs at other sizes; for another, this is ignored.
+    public var fusedInputSizes: [Int]
 
     /// The default threshold, chosen for F1 on the development set of `scripts/evaluate-objects`
-    /// (37 photos, 159 boxes; the curve in docs/benchmarks.md): YOLO11n at input 800 has its best F1
-    /// at 0.3 (precision 86%, recall 83%), on the photos as they are and shrunk to 640 px.
-    public static let defaultMinimumConfidence = 0.3
+    /// (56 photos, 198 boxes; the curve in docs/benchmarks.md): YOLO11n at 800 and 640 fused has its
+    /// best F1 at 0.25 on the photos as they are and on their dim, dark and webcam-like copies.
+    public static let defaultMinimumConfidence = 0.25
     /// The side of the square whose area the default detector's input has (in the image's proportions):
     /// chosen on the development set (docs/benchmarks.md), where 800 beat YOLO11n's training size 640 and
     /// 960 in mAP and F1, on the photos as they are and shrunk to COCO's 640 px.
     public static let defaultInputSize = NetworkModel.yolo11n.inputWidth
+    /// The default detector also runs at 640 (YOLO11n's training size), its boxes fused with those at
+    /// 800: 1 point more mAP on the development set's photos as they are, 5–6 on its dim and webcam-like
+    /// copies, at about 1.6 times the detector's time (docs/benchmarks.md).
+    public static let defaultFusedInputSizes = [640]
+    /// Boxes of one class from different input sizes overlapping more than this are one object.
+    public static let fusionOverlap = 0.55
+    /// Each size's objects are kept down to this score before they are fused: an object one size sees
+    /// at 0.5 and the other misses scores 0.25 fused.
+    static let fusionFloor = 0.01
     /// Boxes of one class overlapping more than this are one object (docs/benchmarks.md).
     public static let defaultMaximumOverlap = 0.45
     /// A detection's other labels below this score are left out (a `person` is not also `titi 0%`).
@@ -42,10 +55,21 @@ public struct ObjectRequest: ImageRequest {
         model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
         maximumOverlap: Double = ObjectRequest.defaultMaximumOverlap, maximumObservations: Int = 100
     ) {
+        self.init(
+            model: model, minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+            maximumObservations: maximumObservations, fusedInputSizes: Self.defaultFusedInputSizes)
+    }
+
+    public init(
+        model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
+        maximumOverlap: Double = ObjectRequest.defaultMaximumOverlap, maximumObservations: Int = 100,
+        fusedInputSizes: [Int]
+    ) {
         self.model = model
         self.minimumConfidence = minimumConfidence
         self.maximumOverlap = maximumOverlap
         self.maximumObservations = maximumObservations
+        self.fusedInputSizes = fusedInputSizes
     }
 
     public var models: [ModelIdentity] { model.files }
@@ -54,9 +78,25 @@ public struct ObjectRequest: ImageRequest {
         -> [RecognizedObjectObservation]
     {
         let network = try engines.network(model)
-        return try network.detect(
-            in: network.source(in: image), reducedFrom: (image.width, image.height),
-            minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+        let sizes = model.fitsByArea ? [model.inputWidth] + fusedInputSizes.filter { $0 != model.inputWidth } : []
+        guard sizes.count > 1, let largest = sizes.max() else {
+            return try network.detect(
+                in: network.source(in: image), reducedFrom: (image.width, image.height),
+                minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+                maximumObservations: maximumObservations, minimumLabelScore: Self.minimumLabelScore)
+        }
+        // One source for every size (the halving the largest input is shrunk from), one pass a size.
+        let source = try network.source(in: image, area: largest)
+        var passes: [[RecognizedObjectObservation]] = []
+        for size in sizes {
+            passes.append(
+                try network.detect(
+                    in: source, reducedFrom: (image.width, image.height),
+                    minimumConfidence: min(minimumConfidence, Self.fusionFloor), maximumOverlap: maximumOverlap,
+                    maximumObservations: 300, minimumLabelScore: Self.minimumLabelScore, area: size))
+        }
+        return WeightedBoxFusion.fuse(
+            passes, overlap: Self.fusionOverlap, suppression: maximumOverlap, minimumConfidence: minimumConfidence,
             maximumObservations: maximumObservations, minimumLabelScore: Self.minimumLabelScore)
     }
 }

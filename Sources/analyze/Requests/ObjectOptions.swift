@@ -29,24 +29,43 @@ struct ObjectOptions: RequestOptions {
     @Option(
         name: .customLong("object-input"),
         help: ArgumentHelp(
-            "With --objects, the detector sees the image scaled to about N x N pixels of area in its own proportions (a portrait photo gets a tall input of the same cost), N a multiple of 32 from 320 to 1280: larger finds smaller objects and costs about (N/800)^2 the time (chosen for mAP and F1 on the development set: see docs/benchmarks.md).",
-            valueName: "N"))
-    var objectInput: Int = ObjectRequest.defaultInputSize
+            "With --objects, the detector sees the image scaled to about N x N pixels of area in its own proportions (a portrait photo gets a tall input of the same cost), N a multiple of 32 from 320 to 1280: larger finds smaller objects and costs about (N/800)^2 the time. Several sizes (N,M,...) run the detector at each and fuse their boxes; one size is one pass (default 800,640, chosen for mAP and F1 on the development set: see docs/benchmarks.md).",
+            valueName: "N[,M...]"))
+    var objectInput = ObjectInputSizes(sizes: [ObjectRequest.defaultInputSize] + ObjectRequest.defaultFusedInputSizes)
 
     var isAsked: Bool { objects }
 
     func validate() throws {
         try requireUnitInterval(minObjectConfidence, "--min-object-confidence")
         try requireUnitInterval(objectOverlap, "--object-overlap")
-        if !(320...1280).contains(objectInput) || objectInput % 32 != 0 {
-            throw ValidationError("--object-input must be a multiple of 32 from 320 to 1280")
+        if objectInput.sizes.contains(where: { !(320...1280).contains($0) || $0 % 32 != 0 }) {
+            throw ValidationError("--object-input takes multiples of 32 from 320 to 1280")
         }
     }
 
     func request(models: inout ModelLocator) throws -> (any ImageRequest)? {
         var model = NetworkModel.yolo11n
-        model.inputWidth = objectInput
-        model.inputHeight = objectInput
-        return ObjectRequest(model: model, minimumConfidence: minObjectConfidence, maximumOverlap: objectOverlap)
+        let primary = objectInput.sizes.first ?? ObjectRequest.defaultInputSize
+        model.inputWidth = primary
+        model.inputHeight = primary
+        return ObjectRequest(
+            model: model, minimumConfidence: minObjectConfidence, maximumOverlap: objectOverlap,
+            fusedInputSizes: Array(objectInput.sizes.dropFirst()))
     }
+}
+
+/// `--object-input`'s sizes: one or more, comma-separated, the first the detector's own.
+struct ObjectInputSizes: ExpressibleByArgument {
+    var sizes: [Int]
+
+    init(sizes: [Int]) { self.sizes = sizes }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        let sizes = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parts.isEmpty, sizes.count == parts.count, Set(sizes).count == sizes.count else { return nil }
+        self.sizes = sizes
+    }
+
+    var defaultValueDescription: String { sizes.map(String.init).joined(separator: ",") }
 }
