@@ -24,7 +24,8 @@ public struct ObjectRequest: ImageRequest {
     public var maximumObservations: Int
     /// Other input sizes (the side of the square of the input's area) the detector also runs at, its
     /// boxes fused with those of the model's own size (``WeightedBoxFusion``). Only a detector that fits
-    /// the image by area (YOLO11n) runs at other sizes; for another, this is ignored.
+    /// the image by area (YOLO11n) runs at other sizes; for another, this is ignored, and so is a size
+    /// outside 32–2048.
     public var fusedInputSizes: [Int]
 
     /// The default threshold, chosen for F1 on the development set of `scripts/evaluate-objects`
@@ -78,7 +79,13 @@ public struct ObjectRequest: ImageRequest {
         -> [RecognizedObjectObservation]
     {
         let network = try engines.network(model)
-        let sizes = model.fitsByArea ? [model.inputWidth] + fusedInputSizes.filter { $0 != model.inputWidth } : []
+        // Each size once, the model's own first; a size outside 32–2048 is no input a network takes.
+        var sizes: [Int] = []
+        if model.fitsByArea {
+            for size in [model.inputWidth] + fusedInputSizes where (32...2048).contains(size) && !sizes.contains(size) {
+                sizes.append(size)
+            }
+        }
         guard sizes.count > 1, let largest = sizes.max() else {
             return try network.detect(
                 in: network.source(in: image), reducedFrom: (image.width, image.height),
