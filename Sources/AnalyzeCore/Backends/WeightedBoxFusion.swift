@@ -49,7 +49,8 @@ enum WeightedBoxFusion {
         let count = Double(passes.count)
         var fused: [RecognizedObjectObservation] = []
         for cluster in clusters {
-            // Each label's best score in each pass, summed over the passes.
+            // Each label's best score in each pass, averaged over the passes (summed in the passes' order,
+            // so that three or more passes give the same last digit every run).
             var scores: [String: [Int: Double]] = [:]
             for member in cluster.members {
                 for label in member.object.labels {
@@ -58,7 +59,9 @@ enum WeightedBoxFusion {
                 }
             }
             let labels = scores.map {
-                ClassificationObservation(identifier: $0.key, confidence: $0.value.values.reduce(0, +) / count)
+                ClassificationObservation(
+                    identifier: $0.key,
+                    confidence: $0.value.sorted { $0.key < $1.key }.reduce(0) { $0 + $1.value } / count)
             }
             .sorted { ($0.confidence, $1.identifier) > ($1.confidence, $0.identifier) }
             // The cluster's own class first: its score is the object's.
