@@ -23,7 +23,7 @@ public struct ObjectRequest: ImageRequest {
     /// At most this many objects per image, most confident first.
     public var maximumObservations: Int
     /// Other input sizes (the side of the square of the input's area) the detector also runs at, its
-    /// boxes fused with those of the model's own size (``WeightedBoxFusion``). Only a detector that fits
+    /// boxes fused with those of the model's own size (weighted box fusion). Only a detector that fits
     /// the image by area (YOLO11n) runs at other sizes; for another, this is ignored, and so is a size
     /// outside 32–2048.
     public var fusedInputSizes: [Int]
