@@ -57,7 +57,7 @@ public enum CustomModel {
         switch network.role {
         case .detector:
             return ObjectRequest(
-                model: network, minimumConfidence: minimumConfidence ?? ObjectRequest.defaultMinimumConfidence)
+                model: network, minimumConfidence: minimumConfidence ?? ObjectRequest.singlePassMinimumConfidence)
         case .classifier:
             network.centreCrop = true
             return ClassificationRequest(model: network, minimumConfidence: minimumConfidence ?? 0)

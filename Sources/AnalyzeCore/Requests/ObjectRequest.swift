@@ -32,6 +32,9 @@ public struct ObjectRequest: ImageRequest {
     /// (56 photos, 198 boxes; the curve in docs/benchmarks.md): YOLO11n at 800 and 640 fused has its
     /// best F1 at 0.25 on the photos as they are and on their dim, dark and webcam-like copies.
     public static let defaultMinimumConfidence = 0.25
+    /// The threshold of a detector run once (`--model`): YOLO11n's best F1 on the same set in one pass
+    /// at 800 lies at 0.3.
+    public static let singlePassMinimumConfidence = 0.3
     /// The side of the square whose area the default detector's input has (in the image's proportions):
     /// chosen on the development set (docs/benchmarks.md), where 800 beat YOLO11n's training size 640 and
     /// 960 in mAP and F1, on the photos as they are and shrunk to COCO's 640 px.

@@ -45,7 +45,7 @@ struct CustomModelOptions: RequestOptions {
     @Option(
         name: .customLong("model-min-confidence"),
         help: ArgumentHelp(
-            "With --model, drop results below this score, 0-1 (default: 0.5 for a detector, 0 for a classifier).",
+            "With --model, drop results below this score, 0-1 (default: 0.3 for a detector, 0 for a classifier).",
             valueName: "c"))
     var modelMinConfidence: Double?
 
