@@ -15,10 +15,6 @@ enum WeightedBoxFusion {
         _ passes: [[RecognizedObjectObservation]], overlap: Double, suppression: Double, minimumConfidence: Double,
         maximumObservations: Int, minimumLabelScore: Double
     ) -> [RecognizedObjectObservation] {
-        guard passes.count > 1 else {
-            return Array(
-                (passes.first ?? []).filter { $0.confidence >= minimumConfidence }.prefix(max(0, maximumObservations)))
-        }
         // Every pass's objects, the most confident first; ties in a fixed order, so that the result does
         // not depend on the order the passes listed them in.
         let members = passes.enumerated().flatMap { pass, objects in objects.map { Member(object: $0, pass: pass) } }
@@ -46,7 +42,7 @@ enum WeightedBoxFusion {
             clusters[index].members.append(member)
             clusters[index].box = weightedBox(of: clusters[index].members)
         }
-        let count = Double(passes.count)
+        let count = Double(max(1, passes.count))
         var fused: [RecognizedObjectObservation] = []
         for cluster in clusters {
             // Each label's best score in each pass, averaged over the passes (summed in the passes' order,

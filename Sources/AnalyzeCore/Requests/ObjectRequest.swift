@@ -48,6 +48,8 @@ public struct ObjectRequest: ImageRequest {
     /// Each size's objects are kept down to this score before they are fused: an object one size sees
     /// at 0.5 and the other misses scores 0.25 fused.
     static let fusionFloor = 0.01
+    /// ... and at most this many of them a pass.
+    static let fusionCapacity = 300
     /// Boxes of one class overlapping more than this are one object (docs/benchmarks.md).
     public static let defaultMaximumOverlap = 0.45
     /// A detection's other labels below this score are left out (a `person` is not also `titi 0%`).
@@ -103,7 +105,7 @@ public struct ObjectRequest: ImageRequest {
                 try network.detect(
                     in: source, reducedFrom: (image.width, image.height),
                     minimumConfidence: min(minimumConfidence, Self.fusionFloor), maximumOverlap: maximumOverlap,
-                    maximumObservations: 300, minimumLabelScore: Self.minimumLabelScore, area: size))
+                    maximumObservations: Self.fusionCapacity, minimumLabelScore: Self.minimumLabelScore, area: size))
         }
         return WeightedBoxFusion.fuse(
             passes, overlap: Self.fusionOverlap, suppression: maximumOverlap, minimumConfidence: minimumConfidence,
