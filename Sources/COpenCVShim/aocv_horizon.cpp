@@ -44,6 +44,12 @@ constexpr double kGuideEps = 1e-3;      // ... and its regularisation (colours 0
 constexpr double kFineSkyWeight = 6;    // + kFineSkyWeight × agreement of the snapped map next to the line ...
 constexpr double kFineBand = 0.05;      // ... in bands of this share of the height on each side ...
 constexpr double kFineGap = 0.01;       // ... this share of the height away from the line
+constexpr double kFitDegrees = 3;       // the line is refitted to its edge points within this turn ...
+constexpr double kFitReach = 0.04;      // ... taking them within this share of the height of it ...
+constexpr double kFitMinStep = 2;       // ... where a column's strongest step of its polarity is at least this (Lab)
+constexpr int kFitGap = 8;              // ... along the longest run of them, gaps of up to this many columns bridged
+constexpr double kFitLonger = 1.5;      // ... and only when that run is this much longer than the line's own
+constexpr double kFitAgreement = 0.02;  // the refitted line's agreement next to it with the snapped sky map may be this much lower
 
 /// One row of the turned copy: the mean colour step across it (the band above minus the band below),
 /// how coherent the steps are, and whether it may be a horizon.
@@ -189,6 +195,88 @@ Line lineOf(const Turned &t, int row, double angle, int w, bool strips = false) 
     line.edge = strips ? t.rows[row].stripEdge : t.rows[row].edge;
     line.coherence = strips ? t.rows[row].stripCoherence : t.rows[row].coherence;
     return line;
+}
+
+/// The straight line the longest run of edge next to `line` lies on. In the copy turned by the line's
+/// angle, each column's strongest step of the line's polarity within `reach` rows of it (kFitMinStep at
+/// least) is an edge point; of the lines within kFitDegrees of the line's angle and `reach` of its row,
+/// the one along which the most columns in one run (gaps of up to kFitGap columns bridged) have their
+/// point within 1 px is taken. Columns count alike, not by their step: a horizon seen over half the
+/// width beside a cliff's ledge or a ridge is the longer run, though the ledge is the stronger step, and
+/// the row measure's strongest line is then the one tilted through both. False, `line` left as it was,
+/// when there are too few points or that run is not kFitLonger times the one along `line` itself.
+bool fitToEdge(const cv::Mat &lab8, const cv::Mat &valid, Line &line, int reach) {
+    const int h = lab8.rows, w = lab8.cols;
+    const cv::Mat forward = cv::getRotationMatrix2D(cv::Point2f(w / 2.0f, h / 2.0f), line.angle, 1.0);
+    cv::Mat turned, mask, inside;
+    cv::warpAffine(lab8, turned, forward, lab8.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    cv::warpAffine(valid, mask, forward, valid.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::erode(mask, inside, cv::Mat::ones(2 * kBand + 1, 1, CV_8U), cv::Point(0, kBand), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    // The step at (x, y) of the turned copy, as measure takes it (L* brought back from 8-bit units).
+    const double weights[3] = {100.0 / 255.0 / kBand, 1.0 / kBand, 1.0 / kBand};
+    const auto step = [&](int x, int y) {
+        cv::Vec3d d(0, 0, 0);
+        for (int k = 1; k <= kBand; ++k) {
+            const uchar *a = turned.ptr<uchar>(y - k) + 3 * x, *b = turned.ptr<uchar>(y + k) + 3 * x;
+            for (int c = 0; c < 3; ++c) d[c] += weights[c] * ((double)a[c] - b[c]);
+        }
+        return d;
+    };
+    const int r = line.row, from = std::max(kBand, r - reach), to = std::min(h - kBand - 1, r + reach);
+    if (r < kBand || r >= h - kBand || from > to) return false;
+    // The line's polarity: its mean step.
+    cv::Vec3d sum(0, 0, 0);
+    for (int x = 0; x < w; ++x)
+        if (inside.at<uchar>(r, x)) sum += step(x, r);
+    const double norm = std::sqrt(sum.dot(sum));
+    if (norm <= 0) return false;
+    const cv::Vec3d along = sum / norm;
+    std::vector<cv::Point2d> points;  // (column centre from the middle, row), one a column, left to right
+    for (int x = 0; x < w; ++x) {
+        double strongest = 0;
+        int at = -1;
+        for (int y = from; y <= to; ++y) {
+            if (!inside.at<uchar>(y, x)) continue;
+            const double s = step(x, y).dot(along);
+            if (s > strongest) strongest = s, at = y;
+        }
+        if (at >= 0 && strongest >= kFitMinStep) points.emplace_back(x + 0.5 - w / 2.0, at);
+    }
+    if (points.size() < 8) return false;
+    // Every turn within kFitDegrees by a quarter degree and every offset by half a pixel; ties keep the
+    // smaller turn, so a line already on its edge stays.
+    double longest = -1, bestTurn = 0, bestOffset = r;
+    int asIs = 0;  // the longest run along the line as it is
+    for (double d = -kFitDegrees; d <= kFitDegrees + 1e-9; d += kFineStep) {
+        const double t = std::tan(d * CV_PI / 180.0);
+        for (double c = from - 2; c <= to + 2; c += 0.5) {
+            int run = 0, best = 0;
+            double last = -1e9;
+            for (const cv::Point2d &p : points) {
+                if (std::abs(p.y - (c + t * p.x)) > 1.0) continue;
+                if (p.x - last > kFitGap + 1) run = 0;
+                best = std::max(best, ++run);
+                last = p.x;
+            }
+            if (std::abs(d) < 1e-9 && std::abs(c - r) <= 1) asIs = std::max(asIs, best);
+            if (best > longest || (best == longest && std::abs(d) < std::abs(bestTurn))) longest = best, bestTurn = d, bestOffset = c;
+        }
+    }
+    if (longest < kFitLonger * asIs) return false;
+    // Back to the copy: the fitted line's ends at the turned copy's sides.
+    const double t = std::tan(bestTurn * CV_PI / 180.0);
+    cv::Mat back;
+    cv::invertAffineTransform(forward, back);
+    const auto map = [&](double x, double y) {
+        return cv::Point2d(back.at<double>(0, 0) * x + back.at<double>(0, 1) * y + back.at<double>(0, 2),
+                           back.at<double>(1, 0) * x + back.at<double>(1, 1) * y + back.at<double>(1, 2));
+    };
+    const cv::Point2d a = map(0, bestOffset + 0.5 - t * w / 2.0), b = map(w, bestOffset + 0.5 + t * w / 2.0);
+    if (std::abs(b.x - a.x) < 1e-6) return false;
+    line.slope = (b.y - a.y) / (b.x - a.x);
+    line.y0 = a.y - line.slope * a.x;
+    line.centre = line.y0 + line.slope * w / 2.0;
+    return true;
 }
 
 /// Whether a line leaves at least 20 picture pixels on each side (a line through a corner does not):
@@ -611,16 +699,39 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
             const double next = sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).sky;
             if (next < kMinSkyNext && next < kSkyNextShare * skyAbove) return 0;
         }
-        // The copy's pixel centres back to the image's.
+        // The line judged so far is placed by the run of edge it lies along (fitToEdge). The refitted line
+        // is taken only when it passes the same tests and the snapped map agrees with it next to it about
+        // as well: a blurred plain's horizon has a sharper field edge just below it. It only moves the line:
+        // the judgement that there is a horizon, and how sure it is, stay the line's before it.
         const double sx = (double)original.width / w, sy = (double)original.height / h;
+        // A line's angle in the image (its ends at the image's first and last columns' centres).
+        const auto angleInImage = [&](const Line &l) {
+            const auto yAt = [&](double xw) { return (l.y0 + l.slope * xw + 0.5) * sy - 0.5; };
+            return -std::atan2(yAt((original.width - 0.5) / sx - 0.5) - yAt(-0.5 + 0.5 / sx), original.width - 1.0) * 180.0 / CV_PI;
+        };
+        const double judgedAngle = angleInImage(line);
+        if (sky) {
+            Line fitted = line;
+            if (fitToEdge(lab8, valid, fitted, std::max(3, (int)std::lround(kFitReach * h))) && splitsThePicture(inside, fitted)) {
+                const SkySides coarse = sidesOf(fitted, sky, skyCells, sky_grid, w, h);
+                const SkySides near = sidesNear(fitted, fine, valid, kFineGap * h, kFineBand * h);
+                const bool passes = coarse.ground >= kMinGroundBelow && (coarse.sky >= kMinSkyAbove || line.score() >= kStrongStep) &&
+                                    !(near.sky < kMinSkyNext && near.sky < kSkyNextShare * coarse.sky);
+                if (passes && near.agreement() >= sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).agreement() - kFitAgreement)
+                    line = fitted;
+            }
+        }
+        // The copy's pixel centres back to the image's.
         const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };
         out->x1 = 0;
         out->y1 = yAt(-0.5 + 0.5 / sx);
         out->x2 = original.width - 1;
         out->y2 = yAt((original.width - 0.5) / sx - 0.5);
         out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
-        // The sky above the line as reported (after its refinement), for the caller's confidence.
+        // The sky above the line and its angle as judged (after its refinement, before its fit), for the
+        // caller's confidence.
         out->sky_above = skyAbove;
+        out->judged_angle = judgedAngle;
         return 1;
     });
 }

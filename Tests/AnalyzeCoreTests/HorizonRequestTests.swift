@@ -79,6 +79,15 @@ struct HorizonRequestTests {
             of: try Wallpaper.image("BytheWater"), turnedBy: degrees, within: 1.5, centre: 403.0 / 1600, within: 0.05)
     }
 
+    /// A rocky coast: the sea horizon over the left half (y 355.5 of 1024 when level), a cliff at the
+    /// right whose ledge is a stronger step than the sea's. The row measure's strongest line ran through
+    /// both, 2.5° off at every turn; fitted to the run of edge it lies along, it is the sea's.
+    @Test(arguments: [-10.0, 0, 10])
+    func aHorizonSeenOverHalfTheWidthIsNotTiltedThroughALedgeBesideIt(degrees: Double) throws {
+        try expectHorizon(
+            of: try Coast.image("kcas1.jpg"), turnedBy: degrees, within: 1, centre: 355.5 / 1024, within: 0.03)
+    }
+
     /// A grey, rough sea under cloud, as a phone snapshot shows it (the horizon at y 228 of 533).
     @Test(arguments: [-10.0, 10])
     func aGreySeaTurnedByAKnownAngleComesBackWithinOneDegree(degrees: Double) throws {

@@ -42,6 +42,8 @@ let OpenCVSample = FetchedPhotos("opencv-doc")
 let Snapshot = FetchedPhotos("snapshots")
 /// Wikimedia landscapes that Debian's liblemonldap-ng-portal-perl carries as its portal's backgrounds.
 let Background = FetchedPhotos("backgrounds")
+/// Tux Typing's photos (Debian's tuxtype-data).
+let Coast = FetchedPhotos("coasts")
 
 /// Where the project's generated fixtures live, found relative to this file.
 enum Fixture {

@@ -60,7 +60,10 @@ public struct HorizonRequest: ImageRequest {
         // "syringe" to the classifier, the same sea levelled a "sandbar"; a photo levelled by a line
         // that is not its horizon looks no more like an open view than before.
         let network = try engines.network(sceneModel)
-        let levelled = try image.reduction(toFit: Self.sceneSide, Self.sceneSide).straightened(byDegrees: -found.angle)
+        // It is levelled by the line as judged, before the line was fitted to its edge: the fit moves the
+        // line, not the judgement.
+        let levelled = try image.reduction(toFit: Self.sceneSide, Self.sceneSide).straightened(
+            byDegrees: -found.judged_angle)
         let labels = try network.classify(levelled, best: HorizonScene.labelsRead)
         let confidence = HorizonScene.confidence(
             openView: HorizonScene.openView(labels), skyAbove: found.sky_above >= 0 ? found.sky_above : nil)

@@ -18,6 +18,8 @@ typedef struct aocv_horizon {
     double x1, y1, x2, y2;
     double angle;
     double sky_above;
+    /// The line's angle before it was fitted to its run of edge (the angle the scene is judged at).
+    double judged_angle;
 } aocv_horizon;
 
 /// Looks for a horizon line (like VNDetectHorizonRequest): a straight colour step between two
@@ -37,7 +39,10 @@ typedef struct aocv_horizon {
 /// line is no horizon when the map below it is less than half ground, or, unless its step scores 8 or
 /// more, when the map above it is less than 60% sky, or when the map snapped to the picture's edges
 /// has less than 20% sky just above it and less than a third of the map's sky above it (the line lies
-/// inside the ground: rubble at a monument's foot, grass, a waterfall's rocks).
+/// inside the ground: rubble at a monument's foot, grass, a waterfall's rocks). With the map, the line
+/// is then fitted to the longest run of edge points near it (within 3°), if that run is 1.5 times its own
+/// and the fitted line passes the same tests: a horizon seen over half the width is not tilted through a
+/// ledge beside it. `judged_angle` is the angle before that fit.
 ///
 /// `original_width` × `original_height` (0 × 0: the image's own size) is the size of the image meant,
 /// of which `image` (gray, BGR or BGRA) may be a reduction at least twice the copy (a halving of a
