@@ -51,6 +51,10 @@ constexpr int kFitGap = 8;              // ... along the longest run of them, ga
 constexpr double kFitLonger = 1.5;      // ... and only when that run is this much longer than the line's own
 constexpr double kFitAgreement = 0.02;  // the refitted line's agreement next to it with the snapped sky map may be this much lower
 
+/// A step's weight per channel of the 8-bit Lab copy: L* brought back from 8-bit units, and the mean of
+/// the kBand rows on each side.
+constexpr float kStepWeights[3] = {100.0f / 255.0f / kBand, 1.0f / kBand, 1.0f / kBand};
+
 /// One row of the turned copy: the mean colour step across it (the band above minus the band below),
 /// how coherent the steps are, and whether it may be a horizon.
 struct RowStep {
@@ -90,8 +94,7 @@ Turned measure(const cv::Mat &lab, const cv::Mat &valid, double angle, double co
             bottom = r;
         }
     if (top < 0) return t;
-    // Each channel's weight: L* brought back from 8-bit units, and the mean of the band.
-    const float weights[3] = {100.0f / 255.0f / kBand, 1.0f / kBand, 1.0f / kBand};
+    const float *weights = kStepWeights;
     int stripStart[kStrips + 1];
     for (int k = 0; k <= kStrips; ++k) stripStart[k] = k * w / kStrips;
     const double margin = kEdgeMargin * (bottom - top);
@@ -177,18 +180,26 @@ struct Line {
     double score() const { return edge * std::pow(coherence, kCoherencePower); }
 };
 
-Line lineOf(const Turned &t, int row, double angle, int w, bool strips = false) {
+/// Places `line` in the copy (its y0, slope and centre) from a line of the copy turned by `forward`
+/// that runs from (0, `left`) to (w, `right`). False when it would be vertical there.
+bool placeFromTurned(const cv::Mat &forward, double left, double right, int w, Line &line) {
     cv::Mat back;
-    cv::invertAffineTransform(t.forward, back);
+    cv::invertAffineTransform(forward, back);
     const auto map = [&](double x, double y) {
         return cv::Point2d(back.at<double>(0, 0) * x + back.at<double>(0, 1) * y + back.at<double>(0, 2),
                            back.at<double>(1, 0) * x + back.at<double>(1, 1) * y + back.at<double>(1, 2));
     };
-    const cv::Point2d a = map(0, row + 0.5), b = map(w, row + 0.5);
-    Line line;
+    const cv::Point2d a = map(0, left), b = map(w, right);
+    if (std::abs(b.x - a.x) < 1e-6) return false;
     line.slope = (b.y - a.y) / (b.x - a.x);
     line.y0 = a.y - line.slope * a.x;
     line.centre = line.y0 + line.slope * w / 2.0;
+    return true;
+}
+
+Line lineOf(const Turned &t, int row, double angle, int w, bool strips = false) {
+    Line line;
+    placeFromTurned(t.forward, row + 0.5, row + 0.5, w, line);
     line.angle = angle;
     line.row = row;
     line.strips = strips;
@@ -212,8 +223,8 @@ bool fitToEdge(const cv::Mat &lab8, const cv::Mat &valid, Line &line, int reach)
     cv::warpAffine(lab8, turned, forward, lab8.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
     cv::warpAffine(valid, mask, forward, valid.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
     cv::erode(mask, inside, cv::Mat::ones(2 * kBand + 1, 1, CV_8U), cv::Point(0, kBand), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
-    // The step at (x, y) of the turned copy, as measure takes it (L* brought back from 8-bit units).
-    const double weights[3] = {100.0 / 255.0 / kBand, 1.0 / kBand, 1.0 / kBand};
+    // The step at (x, y) of the turned copy, as measure takes it.
+    const float *weights = kStepWeights;
     const auto step = [&](int x, int y) {
         cv::Vec3d d(0, 0, 0);
         for (int k = 1; k <= kBand; ++k) {
@@ -265,18 +276,7 @@ bool fitToEdge(const cv::Mat &lab8, const cv::Mat &valid, Line &line, int reach)
     if (longest < kFitLonger * asIs) return false;
     // Back to the copy: the fitted line's ends at the turned copy's sides.
     const double t = std::tan(bestTurn * CV_PI / 180.0);
-    cv::Mat back;
-    cv::invertAffineTransform(forward, back);
-    const auto map = [&](double x, double y) {
-        return cv::Point2d(back.at<double>(0, 0) * x + back.at<double>(0, 1) * y + back.at<double>(0, 2),
-                           back.at<double>(1, 0) * x + back.at<double>(1, 1) * y + back.at<double>(1, 2));
-    };
-    const cv::Point2d a = map(0, bestOffset + 0.5 - t * w / 2.0), b = map(w, bestOffset + 0.5 + t * w / 2.0);
-    if (std::abs(b.x - a.x) < 1e-6) return false;
-    line.slope = (b.y - a.y) / (b.x - a.x);
-    line.y0 = a.y - line.slope * a.x;
-    line.centre = line.y0 + line.slope * w / 2.0;
-    return true;
+    return placeFromTurned(forward, bestOffset + 0.5 - t * w / 2.0, bestOffset + 0.5 + t * w / 2.0, w, line);
 }
 
 /// Whether a line leaves at least 20 picture pixels on each side (a line through a corner does not):
@@ -689,45 +689,48 @@ extern "C" int aocv_detect_horizon(const aocv_mat *image, int working_side, int 
         }
         // All sky (a kite against clouds) has no ground below any line; a forest's canopy or a wall has
         // no sky above its lines, which are faint.
-        if (sky && (sides.ground < kMinGroundBelow || (sides.sky < kMinSkyAbove && line.score() < kStrongStep))) return 0;
+        const auto mapRejects = [&](const SkySides &coarse, double score) {
+            return coarse.ground < kMinGroundBelow || (coarse.sky < kMinSkyAbove && score < kStrongStep);
+        };
+        if (sky && mapRejects(sides, line.score())) return 0;
         // A line the map sees sky above, but not next to it, lies inside the ground, below the real
         // horizon: the foot of a monument's rubble, grass stalks across the sea, a waterfall's rocks, a
         // glacier's edge. (A hazy sky that the map misreads everywhere, as on a steppe, is no sky above
         // the line at all, and is let through.)
+        const auto insideTheGround = [&](const SkySides &near, double skyAbove) {
+            return near.sky < kMinSkyNext && near.sky < kSkyNextShare * skyAbove;
+        };
         const double skyAbove = sky ? sidesOf(line, sky, skyCells, sky_grid, w, h).sky : -1;
-        if (sky) {
-            const double next = sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).sky;
-            if (next < kMinSkyNext && next < kSkyNextShare * skyAbove) return 0;
-        }
+        const SkySides near = sky ? sidesNear(line, fine, valid, kFineGap * h, kFineBand * h) : SkySides();
+        if (sky && insideTheGround(near, skyAbove)) return 0;
         // The line judged so far is placed by the run of edge it lies along (fitToEdge). The refitted line
         // is taken only when it passes the same tests and the snapped map agrees with it next to it about
         // as well: a blurred plain's horizon has a sharper field edge just below it. It only moves the line:
         // the judgement that there is a horizon, and how sure it is, stay the line's before it.
+        // The copy's pixel centres back to the image's: a line's height at the image's first and last
+        // columns' centres, and its angle between them.
         const double sx = (double)original.width / w, sy = (double)original.height / h;
-        // A line's angle in the image (its ends at the image's first and last columns' centres).
+        const auto leftEnd = [&](const Line &l) { return (l.y0 + l.slope * (-0.5 + 0.5 / sx) + 0.5) * sy - 0.5; };
+        const auto rightEnd = [&](const Line &l) { return (l.y0 + l.slope * ((original.width - 0.5) / sx - 0.5) + 0.5) * sy - 0.5; };
         const auto angleInImage = [&](const Line &l) {
-            const auto yAt = [&](double xw) { return (l.y0 + l.slope * xw + 0.5) * sy - 0.5; };
-            return -std::atan2(yAt((original.width - 0.5) / sx - 0.5) - yAt(-0.5 + 0.5 / sx), original.width - 1.0) * 180.0 / CV_PI;
+            return -std::atan2(rightEnd(l) - leftEnd(l), (double)(original.width - 1)) * 180.0 / CV_PI;
         };
         const double judgedAngle = angleInImage(line);
         if (sky) {
             Line fitted = line;
             if (fitToEdge(lab8, valid, fitted, std::max(3, (int)std::lround(kFitReach * h))) && splitsThePicture(inside, fitted)) {
                 const SkySides coarse = sidesOf(fitted, sky, skyCells, sky_grid, w, h);
-                const SkySides near = sidesNear(fitted, fine, valid, kFineGap * h, kFineBand * h);
-                const bool passes = coarse.ground >= kMinGroundBelow && (coarse.sky >= kMinSkyAbove || line.score() >= kStrongStep) &&
-                                    !(near.sky < kMinSkyNext && near.sky < kSkyNextShare * coarse.sky);
-                if (passes && near.agreement() >= sidesNear(line, fine, valid, kFineGap * h, kFineBand * h).agreement() - kFitAgreement)
+                const SkySides fittedNear = sidesNear(fitted, fine, valid, kFineGap * h, kFineBand * h);
+                if (!mapRejects(coarse, line.score()) && !insideTheGround(fittedNear, coarse.sky) &&
+                    fittedNear.agreement() >= near.agreement() - kFitAgreement)
                     line = fitted;
             }
         }
-        // The copy's pixel centres back to the image's.
-        const auto yAt = [&](double xw) { return (line.y0 + line.slope * xw + 0.5) * sy - 0.5; };
         out->x1 = 0;
-        out->y1 = yAt(-0.5 + 0.5 / sx);
+        out->y1 = leftEnd(line);
         out->x2 = original.width - 1;
-        out->y2 = yAt((original.width - 0.5) / sx - 0.5);
-        out->angle = -std::atan2(out->y2 - out->y1, out->x2 - out->x1) * 180.0 / CV_PI;
+        out->y2 = rightEnd(line);
+        out->angle = angleInImage(line);
         // The sky above the line and its angle as judged (after its refinement, before its fit), for the
         // caller's confidence.
         out->sky_above = skyAbove;
