@@ -44,6 +44,8 @@ let Snapshot = FetchedPhotos("snapshots")
 let Background = FetchedPhotos("backgrounds")
 /// Tux Typing's photos (Debian's tuxtype-data).
 let Coast = FetchedPhotos("coasts")
+/// The dishes of Qt WebEngine's recipe example (Debian's qtwebengine5-examples).
+let Dish = FetchedPhotos("dishes")
 
 /// Where the project's generated fixtures live, found relative to this file.
 enum Fixture {
