@@ -5,6 +5,19 @@ import Testing
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
 
+/// Each expected object is among `objects`: its class, and a box overlapping the expected one by more than
+/// `overlap` (IoU).
+private func expectFound(
+    _ objects: [RecognizedObjectObservation], _ expected: [(String, BoundingBox)], overlap: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for (name, box) in expected {
+        #expect(
+            objects.contains { $0.identifier == name && $0.boundingBox.intersectionOverUnion(box) > overlap },
+            "\(name) \(box): \(objects.map { "\($0.identifier) \($0.boundingBox)" })", sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("Objects through YOLO11n")
 struct ObjectRequestTests {
     @Test func findsMessiAndTheBall() throws {
@@ -66,15 +79,12 @@ struct ObjectRequestTests {
     /// a man standing behind her (about 25 × 80 px) and someone at the left edge.
     @Test func findsThePeopleOnABeachInAPortraitSnapshot() throws {
         let analysis = try Snapshot.analyze("anne_helene.jpg", RequestSet([ObjectRequest()]))
-        let people = try #require(analysis.objects).filter { $0.identifier == "person" }
-        let expected = [
+        let people = [
             BoundingBox(x: 0, y: 105, width: 400, height: 480),  // the woman
             BoundingBox(x: 57, y: 101, width: 25, height: 80),  // the man standing behind her
             BoundingBox(x: 0, y: 126, width: 52, height: 67),  // at the left edge
         ]
-        for box in expected {
-            #expect(people.contains { $0.boundingBox.intersectionOverUnion(box) > 0.5 }, "\(box): \(people)")
-        }
+        expectFound(try #require(analysis.objects), people.map { ("person", $0) }, overlap: 0.5)
     }
 
     /// `maximumOverlap` (`--object-overlap`): boxes of one class that overlap more are one object. In one
@@ -138,24 +148,48 @@ struct ObjectRequestTests {
     /// A couple in a dim bar at night, each with a glass, and a third glass in front of them.
     @Test func findsTheCoupleAndTheirGlassesInADimBar() throws {
         let analysis = try Snapshot.analyze("bar55_2.jpg", RequestSet([ObjectRequest()]))
-        let objects = try #require(analysis.objects)
         let glasses = [
             BoundingBox(x: 403, y: 253, width: 67, height: 163), BoundingBox(x: 270, y: 248, width: 72, height: 168),
             BoundingBox(x: 170, y: 414, width: 108, height: 167),
         ]
-        for glass in glasses {
-            #expect(
-                objects.contains { $0.identifier == "wine glass" && $0.boundingBox.intersectionOverUnion(glass) > 0.6 },
-                "\(glass)")
-        }
         let couple = [
             BoundingBox(x: 59, y: 68, width: 352, height: 438), BoundingBox(x: 368, y: 29, width: 401, height: 485),
         ]
-        for person in couple {
-            #expect(
-                objects.contains { $0.identifier == "person" && $0.boundingBox.intersectionOverUnion(person) > 0.6 },
-                "\(person)")
+        expectFound(
+            try #require(analysis.objects), glasses.map { ("wine glass", $0) } + couple.map { ("person", $0) },
+            overlap: 0.6)
+    }
+
+    /// PASCAL VOC's 2011_000006 (from Debian's labelme-examples): three women on a sofa in a lounge and a
+    /// fourth person far behind, the boxes as the example's own annotation draws them. The wide seat in
+    /// front is a couch to the COCO detector (the annotation calls it a chair; the long sofa behind the
+    /// women scores under the threshold), and a check asks for it by COCO's name or by VOC's.
+    @Test func findsACouchUnderItsCOCONameAndUnderSofa() throws {
+        let analysis = try VOCPhoto.analyze("2011_000006.jpg", RequestSet([ObjectRequest()]))
+        let objects = try #require(analysis.objects)
+        let seat = BoundingBox(x: 149, y: 193, width: 349, height: 182)
+        #expect(objects.contains { $0.identifier == "couch" && $0.boundingBox.intersectionOverUnion(seat) > 0.7 })
+        for name in ["couch", "sofa", "Sofa"] {
+            #expect(try ObservationCheck(.require, argument: "object=\(name)").failure(for: analysis) == nil)
+            #expect(try ObservationCheck(.forbid, argument: "object=\(name)").failure(for: analysis) != nil)
         }
+        let people = [
+            BoundingBox(x: 92, y: 108, width: 150, height: 221), BoundingBox(x: 170, y: 109, width: 138, height: 169),
+            BoundingBox(x: 252, y: 115, width: 119, height: 176), BoundingBox(x: 400, y: 82, width: 48, height: 32),
+        ]
+        expectFound(objects, people.map { ("person", $0) }, overlap: 0.5)
+    }
+
+    /// PASCAL VOC's 2011_000003: two people at a dinner table indoors, a bottle between the plates.
+    @Test func findsThePeopleAndTheBottleAtADinnerTable() throws {
+        let objects = try #require(try VOCPhoto.analyze("2011_000003.jpg", RequestSet([ObjectRequest()])).objects)
+        let expected = [
+            ("person", BoundingBox(x: 191, y: 107, width: 122, height: 220)),
+            ("person", BoundingBox(x: 372, y: 87, width: 127, height: 250)),
+            ("bottle", BoundingBox(x: 369, y: 159, width: 18, height: 53)),
+        ]
+        expectFound(objects, expected, overlap: 0.6)
+        #expect(objects.contains { $0.identifier == "dining table" })
     }
 
     @Test func findsTheCat() throws {
@@ -225,13 +259,6 @@ struct ObjectRequestTests {
             for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] {
                 #expect(!labels.contains(name))
             }
-        }
-        let labels = try DNNNetwork(model: .yolo11n, models: .standard).labels
-        for name in ["couch", "dining table", "tv", "potted plant", "airplane", "motorcycle"] {
-            #expect(labels.contains(name))
-        }
-        for name in ["sofa", "diningtable", "tvmonitor", "pottedplant", "aeroplane", "motorbike"] {
-            #expect(!labels.contains(name))
         }
         #expect(ObservationCheck.label("couch", matches: "sofa") && ObservationCheck.label("couch", matches: "Couch"))
         #expect(

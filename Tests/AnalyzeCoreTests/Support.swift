@@ -46,6 +46,8 @@ let Background = FetchedPhotos("backgrounds")
 let Coast = FetchedPhotos("coasts")
 /// The dishes of Qt WebEngine's recipe example (Debian's qtwebengine5-examples).
 let Dish = FetchedPhotos("dishes")
+/// Three PASCAL VOC 2011 photos from the example data of Debian's labelme-examples.
+let VOCPhoto = FetchedPhotos("voc")
 
 /// Where the project's generated fixtures live, found relative to this file.
 enum Fixture {
