@@ -50,18 +50,22 @@ def pypi_member(req, member, pypidir):
     """The bytes of `member` of the PyPI distribution `req` ("name==version"), wheel or sdist."""
     os.makedirs(pypidir, exist_ok=True)
     name, ver = req.split("==")
+    # A member under "NAME-VERSION/" is a file of the source distribution (the wheel may lack it).
+    sdist = member.startswith(f"{name}-{ver}/")
+    kinds = (".tar.gz",) if sdist else (".whl", ".tar.gz")
 
     def find():
         for f in sorted(os.listdir(pypidir)):
             low = f.lower().replace("_", "-")
-            if low.startswith(f"{name.lower().replace('_', '-')}-{ver}") and (f.endswith(".whl") or f.endswith(".tar.gz")):
+            if low.startswith(f"{name.lower().replace('_', '-')}-{ver}") and f.endswith(kinds):
                 return os.path.join(pypidir, f)
         return None
 
     dist = find()
     if dist is None:
         print(f"  fetching PyPI {req} ...", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", req, "-d", pypidir], check=True)
+        only = ["--no-binary", ":all:"] if sdist else []
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", *only, req, "-d", pypidir], check=True)
         dist = find()
     if dist is None:
         raise SystemExit(f"pip download {req} gave no wheel or sdist")
