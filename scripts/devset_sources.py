@@ -64,7 +64,9 @@ def pypi_member(req, member, pypidir):
     dist = find()
     if dist is None:
         print(f"  fetching PyPI {req} ...", file=sys.stderr)
-        only = ["--no-binary", ":all:"] if sdist else []
+        # Only this distribution as source: ":all:" would also build its build dependencies (setuptools,
+        # ninja, ...) from source, which took over ten minutes and did not finish for insightface.
+        only = ["--no-binary", name] if sdist else []
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", *only, req, "-d", pypidir], check=True)
         dist = find()
     if dist is None:
