@@ -63,6 +63,47 @@ struct ObjectRequestTests {
         #expect(objects.filter { $0.identifier == "person" && $0.boundingBox.height < 70 }.count >= 3)
     }
 
+    /// A 12 MP photo of a wide scene (the match, nine times, 1344 × 839 each, in a 4032 × 2517 mosaic): the
+    /// whole view shrinks the 36 crouching players (about 120 px tall) to about 30 px and finds none of
+    /// them; 2 × 2 tiles find them, and every Messi and every ball stays one object (a tile's view of a
+    /// large object is left to the whole view).
+    @Test func tilesFindTheSmallPeopleOfALargePhoto() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mosaic = folder.appendingPathComponent("mosaic.jpg").path
+        let script = """
+            import cv2, sys
+            t = cv2.resize(cv2.imread(sys.argv[1]), (1344, 839), interpolation=cv2.INTER_LINEAR)
+            row = cv2.hconcat([t, t, t])
+            cv2.imwrite(sys.argv[2], cv2.vconcat([row, row, row]), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            """
+        let made = try runProgram("/usr/bin/python3", ["-c", script, try OpenCVSample.path("messi5.jpg"), mosaic])
+        try #require(made.status == 0, "\(made.output)")
+        func objects(tiles: Int?) throws -> [RecognizedObjectObservation] {
+            let analysis = try ImageRequestHandler(source: ImageSource(path: mosaic, outputName: "x")).perform(
+                RequestSet([ObjectRequest(tiles: tiles)]), engines: WorkerEngines()
+            ).analysis
+            return try #require(analysis.objects)
+        }
+        func crouching(_ objects: [RecognizedObjectObservation]) -> Int {
+            objects.filter { $0.identifier == "person" && $0.boundingBox.height < 160 }.count
+        }
+        let whole = try objects(tiles: nil)
+        let tiled = try objects(tiles: 2)
+        #expect(crouching(whole) < 9, "\(crouching(whole))")
+        #expect(crouching(tiled) >= 27, "\(crouching(tiled))")
+        // Messi in each copy (about 960 × 676 px from his hand to his boot), once; the nine balls, once each.
+        for (column, row) in (0..<3).flatMap({ c in (0..<3).map { (c, $0) } }) {
+            let messi = BoundingBox(
+                x: Double(column) * 1344 + 68 * 2.4526, y: Double(row) * 839 + 58 * 2.4532, width: 391 * 2.4526,
+                height: 276 * 2.4532)
+            #expect(
+                tiled.filter { $0.identifier == "person" && $0.boundingBox.intersectionOverUnion(messi) > 0.5 }.count
+                    == 1)
+        }
+        #expect(tiled.filter { $0.identifier == "sports ball" }.count == 9)
+    }
+
     /// A 12 MP phone photo of a dining table at night (forensics-samples-files), dim and noisy: the table,
     /// the bowl and the bottle on it.
     @Test func findsTheTableOfADimRoomAtNight() throws {

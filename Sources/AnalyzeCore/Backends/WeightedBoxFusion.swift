@@ -68,16 +68,24 @@ enum WeightedBoxFusion {
                 RecognizedObjectObservation(
                     boundingBox: cluster.box, confidence: own.confidence, labels: Array(([own] + others).prefix(5))))
         }
-        fused.sort { a, b in
+        return suppressedPerClass(fused, overlap: suppression, maximumObservations: maximumObservations)
+    }
+
+    /// `objects`, most confident first (ties in a fixed order), without those that overlap a more confident
+    /// object of their class by more than `overlap` (IoU), at most `maximumObservations` of them.
+    static func suppressedPerClass(
+        _ objects: [RecognizedObjectObservation], overlap: Double, maximumObservations: Int
+    ) -> [RecognizedObjectObservation] {
+        let sorted = objects.sorted { a, b in
             if a.confidence != b.confidence { return a.confidence > b.confidence }
             let p = a.boundingBox, q = b.boundingBox
             return (p.x, p.y, p.width, p.height, a.identifier) < (q.x, q.y, q.width, q.height, b.identifier)
         }
         var kept: [RecognizedObjectObservation] = []
-        for object in fused where kept.count < maximumObservations {
+        for object in sorted where kept.count < maximumObservations {
             let suppressed = kept.contains {
                 $0.identifier == object.identifier
-                    && $0.boundingBox.intersectionOverUnion(object.boundingBox) > suppression
+                    && $0.boundingBox.intersectionOverUnion(object.boundingBox) > overlap
             }
             if !suppressed { kept.append(object) }
         }

@@ -27,6 +27,11 @@ public struct ObjectRequest: ImageRequest {
     /// the image by area (YOLO11n) runs at other sizes; for another, this is ignored, and so is a size
     /// outside 32–2048.
     public var fusedInputSizes: [Int]
+    /// A photo that the detector's whole view shrinks to less than half is also cut into `tiles` × `tiles`
+    /// overlapping tiles, each seen at the model's own input size, and the small objects they find are
+    /// added to the whole view's (nil or under 2: the whole view only). Only a detector that fits the image
+    /// by area (YOLO11n) is run on tiles. Each tile costs about one pass of the whole view.
+    public var tiles: Int?
 
     /// The default threshold, chosen for F1 on the development set of `scripts/evaluate-objects`
     /// (56 photos, 198 boxes; the curve in docs/benchmarks.md): YOLO11n at 800 and 640 fused has its
@@ -78,12 +83,64 @@ public struct ObjectRequest: ImageRequest {
         self.fusedInputSizes = fusedInputSizes
     }
 
+    public init(
+        model: NetworkModel = .yolo11n, minimumConfidence: Double = ObjectRequest.defaultMinimumConfidence,
+        maximumOverlap: Double = ObjectRequest.defaultMaximumOverlap, maximumObservations: Int = 100,
+        fusedInputSizes: [Int] = ObjectRequest.defaultFusedInputSizes, tiles: Int?
+    ) {
+        self.init(
+            model: model, minimumConfidence: minimumConfidence, maximumOverlap: maximumOverlap,
+            maximumObservations: maximumObservations, fusedInputSizes: fusedInputSizes)
+        self.tiles = tiles
+    }
+
     public var models: [ModelIdentity] { model.files }
 
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError)
         -> [RecognizedObjectObservation]
     {
         let network = try engines.network(model)
+        let tileRects =
+            model.fitsByArea
+            ? DetectionTiles.rects(width: image.width, height: image.height, grid: tiles ?? 1, area: model.inputWidth)
+            : []
+        guard !tileRects.isEmpty else {
+            return try wholeView(
+                of: image, network: network, minimumConfidence: minimumConfidence,
+                maximumObservations: maximumObservations)
+        }
+        // The whole view and every tile kept down to the fusion's floor, then one suppression per class and
+        // the threshold over all of them.
+        var found = try wholeView(
+            of: image, network: network, minimumConfidence: min(minimumConfidence, Self.fusionFloor),
+            maximumObservations: Self.fusionCapacity)
+        for rect in tileRects {
+            let canvas = NetworkCanvas.fitted(width: rect.width, height: rect.height, area: model.inputWidth)
+            let scale = Double(canvas.width) / Double(rect.width)
+            // The tile cut from the halving the whole image's would be shrunk from at the tile's scale.
+            let reduction = try image.reduction(
+                toFit: Int((Double(image.width) * scale).rounded(.up)),
+                Int((Double(image.height) * scale).rounded(.up)))
+            let sx = Double(reduction.width) / Double(image.width), sy = Double(reduction.height) / Double(image.height)
+            let tile = try reduction.cropped(
+                x: Int((Double(rect.x) * sx).rounded()), y: Int((Double(rect.y) * sy).rounded()),
+                width: Int((Double(rect.width) * sx).rounded()), height: Int((Double(rect.height) * sy).rounded()))
+            let objects = try network.detect(
+                in: tile, reducedFrom: (rect.width, rect.height),
+                minimumConfidence: min(minimumConfidence, Self.fusionFloor), maximumOverlap: maximumOverlap,
+                maximumObservations: Self.fusionCapacity, minimumLabelScore: Self.minimumLabelScore,
+                area: model.inputWidth)
+            found += DetectionTiles.placed(objects, from: rect, scale: scale, width: image.width, height: image.height)
+        }
+        return WeightedBoxFusion.suppressedPerClass(
+            found.filter { $0.confidence >= minimumConfidence }, overlap: maximumOverlap,
+            maximumObservations: maximumObservations)
+    }
+
+    /// The objects of the whole image: one pass, or one pass a size fused.
+    private func wholeView(
+        of image: UprightImage, network: DNNNetwork, minimumConfidence: Double, maximumObservations: Int
+    ) throws(AnalysisError) -> [RecognizedObjectObservation] {
         // Each size once, the model's own first; a size outside 32–2048 is no input a network takes.
         var sizes: [Int] = []
         if model.fitsByArea {
