@@ -36,7 +36,7 @@ struct ObjectOptions: RequestOptions {
     @Option(
         name: .customLong("object-tiles"),
         help: ArgumentHelp(
-            "With --objects, also cut a photo that the detector's view shrinks to less than half (a 12 MP photo, not a 640-px one) into N x N overlapping tiles, each seen at --object-input's first size, and add the small objects they find: far people, birds, cars in a wide scene. 1 (the default) is the whole view only; 2 found 78% instead of 56% of the objects of scenes shrunk into 12 MP mosaics, and kept natural 12 MP photos' F1, for about 3.5 times the detector's time (see docs/benchmarks.md).",
+            "With --objects, also cut a photo that the detector's view shrinks to less than half (a 12 MP photo, not a 640-px one) into N x N overlapping tiles, each seen at --object-input's first size, and add the small objects they find: far people, birds, cars in a wide scene. 1 (the default) is the whole view only; 2 found 78% instead of 56% of the objects of scenes shrunk into 12 MP mosaics, and kept natural 12 MP photos' F1, for about 3.3 times the detector's time (0.27 -> 0.9 s a 12 MP photo; see docs/benchmarks.md).",
             valueName: "N"))
     var objectTiles: Int = 1
 
