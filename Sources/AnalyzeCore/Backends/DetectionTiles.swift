@@ -38,6 +38,7 @@ enum DetectionTiles {
         _ objects: [RecognizedObjectObservation], from rect: PixelRect, scale: Double, width: Int, height: Int
     ) -> [RecognizedObjectObservation] {
         let margin = cutMargin / max(scale, 1e-9)
+        let toPhoto = Affine.translation(x: Double(rect.x), y: Double(rect.y))
         return objects.compactMap { object in
             let b = object.boundingBox
             let cut =
@@ -48,9 +49,7 @@ enum DetectionTiles {
                 return nil
             }
             return RecognizedObjectObservation(
-                boundingBox: BoundingBox(
-                    x: b.x + Double(rect.x), y: b.y + Double(rect.y), width: b.width, height: b.height),
-                confidence: object.confidence, labels: object.labels)
+                boundingBox: b.mapped(through: toPhoto), confidence: object.confidence, labels: object.labels)
         }
     }
 }

@@ -104,7 +104,7 @@ public struct ObjectRequest: ImageRequest {
             model.fitsByArea
             ? DetectionTiles.rects(width: image.width, height: image.height, grid: tiles ?? 1, area: model.inputWidth)
             : []
-        guard !tileRects.isEmpty else {
+        guard let first = tileRects.first else {
             return try wholeView(
                 of: image, network: network, minimumConfidence: minimumConfidence,
                 maximumObservations: maximumObservations)
@@ -114,14 +114,14 @@ public struct ObjectRequest: ImageRequest {
         var found = try wholeView(
             of: image, network: network, minimumConfidence: min(minimumConfidence, Self.fusionFloor),
             maximumObservations: Self.fusionCapacity)
+        // Every tile has one size, so one scale and one source: each tile is cut from the halving that the
+        // whole image would be shrunk from at the tiles' scale.
+        let canvas = NetworkCanvas.fitted(width: first.width, height: first.height, area: model.inputWidth)
+        let scale = Double(canvas.width) / Double(first.width)
+        let reduction = try image.reduction(
+            toFit: Int((Double(image.width) * scale).rounded(.up)), Int((Double(image.height) * scale).rounded(.up)))
+        let sx = Double(reduction.width) / Double(image.width), sy = Double(reduction.height) / Double(image.height)
         for rect in tileRects {
-            let canvas = NetworkCanvas.fitted(width: rect.width, height: rect.height, area: model.inputWidth)
-            let scale = Double(canvas.width) / Double(rect.width)
-            // The tile cut from the halving the whole image's would be shrunk from at the tile's scale.
-            let reduction = try image.reduction(
-                toFit: Int((Double(image.width) * scale).rounded(.up)),
-                Int((Double(image.height) * scale).rounded(.up)))
-            let sx = Double(reduction.width) / Double(image.width), sy = Double(reduction.height) / Double(image.height)
             let tile = try reduction.cropped(
                 x: Int((Double(rect.x) * sx).rounded()), y: Int((Double(rect.y) * sy).rounded()),
                 width: Int((Double(rect.width) * sx).rounded()), height: Int((Double(rect.height) * sy).rounded()))
