@@ -27,7 +27,7 @@ extension ImageOutcome {
             if let sequence { return Self.line(source: source, sequence: sequence, warnings: analysis.warnings) }
             let parts = analysis.results.map(\.result.summary.phrase)
             let orientation = analysis.orientation == 1 ? "" : " orientation \(analysis.orientation),"
-            let warnings = analysis.warnings.map { "; warning: \($0)" }.joined()
+            let warnings = Self.warningPhrases(analysis.warnings).map { "; warning: \($0)" }.joined()
             return "ok   \(source.label): \(analysis.width)x\(analysis.height),\(orientation) "
                 + parts.joined(separator: ", ") + warnings
         }
@@ -51,6 +51,24 @@ extension ImageOutcome {
             CountWording.phrase(kind: $0.kind.rawValue, count: $0.summary.count, extra: $0.summary.extraCounts)
         }
         if !found.isEmpty { text += "; in all: " + found.joined(separator: ", ") }
-        return text + warnings.prefix(3).map { "; warning: \(MarkupEscaping.label($0, limit: 160))" }.joined()
+        return text + warningPhrases(warnings).map { "; warning: \($0)" }.joined()
     }
+
+    /// Warnings as the terminal line shows them: those of one kind (``Swift/Array/groupedByKind()``) as
+    /// the first of them with how many more there are, at most ``shownWarningKinds`` kinds, each cut to
+    /// 160 characters. The JSON keeps every warning.
+    static func warningPhrases(_ warnings: [String]) -> [String] {
+        let kinds = warnings.groupedByKind()
+        var phrases = kinds.prefix(shownWarningKinds).map {
+            MarkupEscaping.label($0.line, limit: 160) + ($0.more > 0 ? " (and \($0.more) more like it)" : "")
+        }
+        if kinds.count > shownWarningKinds {
+            let rest = kinds.dropFirst(shownWarningKinds).reduce(0) { $0 + 1 + $1.more }
+            phrases.append("\(rest) more (in the JSON)")
+        }
+        return phrases
+    }
+
+    /// The kinds of warnings a terminal line names.
+    static let shownWarningKinds = 3
 }

@@ -80,7 +80,7 @@ struct Messages {
         if (line.size() > 200) line.resize(200);
         for (auto &c : line) if ((unsigned char)c < 0x20) c = ' ';
         for (const auto &existing : lines) if (existing == line) return;
-        if (lines.size() < 16) lines.push_back(line);
+        if (lines.size() < 64) lines.push_back(line);
     }
     void copy(char *out, size_t capacity) const {
         if (!out || capacity == 0) return;

@@ -429,10 +429,15 @@ extern "C" aocv_mat *aocv_video_retrieve(aocv_video *video, aocv_status *status)
         video->sws = sws_getCachedContext(video->sws, f->width, f->height, (AVPixelFormat)f->format, f->width, f->height, AV_PIX_FMT_BGR24,
                                           SWS_BICUBIC, nullptr, nullptr, nullptr);
         if (!video->sws) throw std::runtime_error("FFmpeg cannot convert its pixel format");
-        out.create(f->height, f->width, CV_8UC3);
-        uint8_t *planes[4] = {out.data, nullptr, nullptr, nullptr};
-        int strides[4] = {(int)out.step[0], 0, 0, 0};
+        // swscale's vector code writes whole blocks of pixels, past a row's end when the width is not a
+        // multiple of 16 (a frame 2 pixels wide overran its buffer by kilobytes): such a frame is
+        // converted into rows and a last row with room to spare, then copied out.
+        const bool tight = f->width % 16 == 0;
+        cv::Mat target = tight ? cv::Mat(f->height, f->width, CV_8UC3) : cv::Mat(f->height + 1, f->width + 64, CV_8UC3);
+        uint8_t *planes[4] = {target.data, nullptr, nullptr, nullptr};
+        int strides[4] = {(int)target.step[0], 0, 0, 0};
         sws_scale(video->sws, f->data, f->linesize, 0, f->height, planes, strides);
+        out = tight ? target : target(cv::Rect(0, 0, f->width, f->height)).clone();
         switch (video->rotation) {
         case 90: cv::rotate(out, out, cv::ROTATE_90_CLOCKWISE); break;
         case 180: cv::rotate(out, out, cv::ROTATE_180); break;

@@ -22,7 +22,7 @@ struct Analyze: ParsableCommand {
         version: AnalyzeVersion.tool,
         subcommands: [
             RunCommand.self, ReportCommand.self, SimilarCommand.self, ModelsCommand.self, VersionCommand.self,
-            ProbeModelCommand.self,
+            ProbeModelCommand.self, ServeModelCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

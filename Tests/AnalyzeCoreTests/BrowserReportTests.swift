@@ -39,7 +39,7 @@ struct BrowserReportTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let dom = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let dom = String(decoding: readToEnd(pipe.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
 
         // Our own script ran (it marks the body) and counted the cards.

@@ -34,8 +34,7 @@ struct CommandLineTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let (stdout, stderr) = readToEnd(out.fileHandleForReading, err.fileHandleForReading)
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -181,3 +181,132 @@ struct CustomModelTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 }
+
+/// A network of one's own is untrusted input: it reads no file it was not given, and each of its forwards
+/// is bounded in time and memory on the image it runs on (issue 63, items 2 and 3).
+@Suite("Your own model, hostile")
+struct HostileModelTests {
+    /// Writes the model `script` makes (python3-onnx) into a new folder, with two class names.
+    static func model(_ script: String, name: String = "model.onnx", arguments: [String] = []) throws -> (
+        folder: URL, model: String, labels: String
+    ) {
+        let folder = try Fixture.temporaryDirectory()
+        let model = folder.appendingPathComponent(name).path, labels = folder.appendingPathComponent("labels.txt").path
+        try Data("a\nb\n".utf8).write(to: URL(fileURLWithPath: labels))
+        let made = try runProgram("/usr/bin/python3", ["-c", script, model] + arguments)
+        try #require(made.status == 0, "python3-onnx (scripts/test installs it): \(made.output)")
+        return (folder, model, labels)
+    }
+
+    /// A detector's head [1, 6, 4] (2 classes) read from an initializer `W` whose bytes are external data at
+    /// `location` (argv[2]), plus nothing of the image (0 × its mean).
+    static let externalDataModel = """
+        import sys, numpy as np, onnx
+        from onnx import helper, TensorProto, numpy_helper
+        w = numpy_helper.from_array(np.zeros((1, 6, 4), np.float32), 'W')
+        w.ClearField('raw_data')
+        w.data_location = TensorProto.EXTERNAL
+        for k, v in [('location', sys.argv[2]), ('offset', '0'), ('length', '96')]:
+            e = w.external_data.add(); e.key = k; e.value = v
+        zero = numpy_helper.from_array(np.zeros((1,), np.float32), 'zero')
+        shape = numpy_helper.from_array(np.array([1, 1, 1], np.int64), 'shape')
+        nodes = [helper.make_node('ReduceMean', ['x'], ['m'], axes=[1, 2, 3], keepdims=0),
+                 helper.make_node('Mul', ['m', 'zero'], ['z']), helper.make_node('Reshape', ['z', 'shape'], ['r']),
+                 helper.make_node('Add', ['W', 'r'], ['y'])]
+        graph = helper.make_graph(nodes, 'external', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 32, 32])],
+                                  [helper.make_tensor_value_info('y', TensorProto.FLOAT, [1, 6, 4])], [w, zero, shape])
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 13)])
+        m.ir_version = 7
+        onnx.save(m, sys.argv[1])
+        """
+
+    /// External data named by an absolute path, by `..`, or through a symbolic link out of the model's
+    /// folder is refused before anything opens it, with a clear error; a file beside the model is read.
+    @Test func externalDataOutsideTheModelsFolderIsRefused() throws {
+        let secret = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: secret) }
+        try Data(repeating: 0x41, count: 96).write(to: secret.appendingPathComponent("secret.bin"))
+        for location in [
+            "/etc/passwd", secret.appendingPathComponent("secret.bin").path, "../secret.bin", "link/secret.bin",
+        ] {
+            let (folder, model, labels) = try Self.model(Self.externalDataModel, arguments: [location])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("link"), withDestinationURL: secret)
+            try Data(repeating: 0x41, count: 96).write(
+                to: folder.deletingLastPathComponent().appendingPathComponent("secret.bin"))
+            let out = folder.appendingPathComponent("out")
+            let run = try CommandLineTests().run([
+                Fixture.path("samples/gift-card.jpg"), "--model", model, "--labels", labels, "--model-input", "32x32",
+                "-o", out.path,
+            ])
+            #expect(run.status == 2, "\(location): \(run.status) \(run.stderr.suffix(400))")
+            #expect(
+                run.stderr.contains("external data") && run.stderr.contains("the model's own folder"),
+                "\(location): \(run.stderr.suffix(400))")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+            try? FileManager.default.removeItem(
+                at: folder.deletingLastPathComponent().appendingPathComponent("secret.bin"))
+        }
+        // The same model with its weights beside it loads and runs.
+        let (folder, model, labels) = try Self.model(Self.externalDataModel, arguments: ["weights.bin"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(count: 96).write(to: folder.appendingPathComponent("weights.bin"))
+        #expect(try ONNXExternalData.check(modelAt: model) == ["weights.bin"])
+        let run = try CommandLineTests().run([
+            Fixture.path("samples/gift-card.jpg"), "--model", model, "--labels", labels, "--model-input", "32x32",
+            "-o", folder.appendingPathComponent("out").path, "-q",
+        ])
+        #expect(run.status == 0, "\(run.stderr.suffix(400))")
+    }
+
+    /// A model whose cost depends on the pixels passes the probe (a mid-gray image costs nothing) and then,
+    /// on a real image, loops for ever or asks for 8 GB: the forward runs in the model's own process, which
+    /// is stopped at --model-timeout or dies at its memory cap; the image gets an error, the run ends.
+    @Test(arguments: ["loop", "expand"])
+    func aModelWhoseCostDependsOnThePixelsIsStoppedOnEachImage(kind: String) throws {
+        let script = """
+            import sys, numpy as np, onnx
+            from onnx import helper, TensorProto, numpy_helper
+            kind = sys.argv[2]
+            c = lambda name, v, t=np.float32: numpy_helper.from_array(np.array(v, t), name)
+            inits = [c('half', 0.5), c('zero', [0.0]), c('shape', [1, 1, 1], np.int64), c('W', np.zeros((1, 6, 4)))]
+            nodes = [helper.make_node('ReduceMax', ['x'], ['mx'], keepdims=0), helper.make_node('Sub', ['mx', 'half'], ['d'])]
+            if kind == 'loop':
+                # Trip count (max pixel - 0.5) * 1e9: none on a mid-gray image, 500 million on a white one.
+                inits += [c('big', 1e9), c('cond', True, np.bool_)]
+                body = helper.make_graph([helper.make_node('Identity', ['c_in'], ['c_out']), helper.make_node('Identity', ['v_in'], ['v_out'])], 'body',
+                    [helper.make_tensor_value_info('i', TensorProto.INT64, []), helper.make_tensor_value_info('c_in', TensorProto.BOOL, []),
+                     helper.make_tensor_value_info('v_in', TensorProto.FLOAT, [1, 6, 4])],
+                    [helper.make_tensor_value_info('c_out', TensorProto.BOOL, []), helper.make_tensor_value_info('v_out', TensorProto.FLOAT, [1, 6, 4])])
+                nodes += [helper.make_node('Mul', ['d', 'big'], ['t']), helper.make_node('Cast', ['t'], ['trips'], to=TensorProto.INT64),
+                          helper.make_node('Loop', ['trips', 'cond', 'W'], ['y'], body=body)]
+            else:
+                # An Expand to [(max pixel - 0.5) * 4000, 1000, 1000] floats: empty on a mid-gray image, 8 GB on a white one.
+                inits += [c('k', 4000.0), c('rest', [1000, 1000], np.int64), c('one', [1.0])]
+                nodes += [helper.make_node('Mul', ['d', 'k'], ['t']), helper.make_node('Cast', ['t'], ['n'], to=TensorProto.INT64),
+                          helper.make_node('Unsqueeze', ['n'], ['n1'], axes=[0]), helper.make_node('Concat', ['n1', 'rest'], ['s'], axis=0),
+                          helper.make_node('Expand', ['one', 's'], ['big']), helper.make_node('ReduceSum', ['big'], ['sum'], keepdims=0),
+                          helper.make_node('Mul', ['sum', 'zero'], ['z']), helper.make_node('Reshape', ['z', 'shape'], ['r']),
+                          helper.make_node('Add', ['W', 'r'], ['y'])]
+            graph = helper.make_graph(nodes, kind, [helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 64, 64])],
+                                      [helper.make_tensor_value_info('y', TensorProto.FLOAT, [1, 6, 4])], inits)
+            m = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 12)])
+            m.ir_version = 7
+            onnx.save(m, sys.argv[1])
+            """
+        let (folder, model, labels) = try Self.model(script, arguments: [kind])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let started = Date()
+        let run = try CommandLineTests().run([
+            Fixture.path("samples/gift-card.jpg"), "--model", model, "--labels", labels, "--model-input", "64x64",
+            "--model-timeout", "5", "-o", out.path, "--no-png", "--no-svg",
+        ])
+        #expect(run.status == 1, "\(run.status): \(run.stderr.suffix(600))")
+        #expect(Date().timeIntervalSince(started) < 50)
+        let json = try String(contentsOf: out.appendingPathComponent("gift-card.json"), encoding: .utf8)
+        let said = kind == "loop" ? "did not finish within 5 s on this image" : "memory"
+        #expect(json.contains(said) || (kind == "expand" && json.contains("bad_alloc")), "\(json.prefix(800))")
+    }
+}

@@ -99,6 +99,40 @@ struct DecoderTests {
                 == ["JPEG: Corrupt JPEG data: premature end of data segment (16 times)", "other"])
     }
 
+    /// A photo whose scan data is damaged in forty places: libjpeg warns once per marker, each warning
+    /// with its own numbers. The terminal line names each kind once, with how many more there are, and
+    /// stays short; the JSON keeps every warning (issue 63, item 9).
+    @Test func aDamagedJPEGsWarningsAreOneShortLinePerKind() throws {
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try OpenCVSample.path("fruits.jpg"))))
+        let scan = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        var generator = SplitMix64(seed: 7)
+        for k in 0..<40 {
+            let at = Int.random(in: scan + 200..<jpeg.count - 10, using: &generator)
+            guard jpeg[at - 1] != 0xFF else { continue }
+            let garbage = (0..<Int.random(in: 1...60, using: &generator)).map { _ in
+                UInt8.random(in: 0...0xFE, using: &generator)
+            }
+            jpeg.insert(contentsOf: garbage + [0xFF, 0xD0 + UInt8(k % 8)], at: at)
+        }
+        try Data(jpeg).write(to: folder.appendingPathComponent("damaged.jpg"))
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandLineTests().run([folder.path, "--rects", "-o", out.path])
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("damaged.jpg") })
+        #expect(line.count < 400, "\(line)")
+        #expect(line.contains("more like it)"), "\(line)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("damaged.json")))
+                as? [String: Any])
+        let warnings = try #require(json["warnings"] as? [String])
+        #expect(warnings.filter { $0.contains("extraneous bytes before marker") }.count > 16, "\(warnings.count)")
+        #expect(
+            ["a 1 at 0x1f", "a 22 at 0xd4", "b", "a 3 at 0x00"].groupedByKind().map { "\($0.line)+\($0.more)" } == [
+                "a 1 at 0x1f+2", "b+0",
+            ])
+    }
+
     @Test func aBrokenPNGsErrorSaysWhatLibpngSaid() throws {
         var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
         png[45] ^= 0xFF  // inside the first IDAT: its CRC no longer matches

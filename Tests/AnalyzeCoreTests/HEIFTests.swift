@@ -259,6 +259,31 @@ struct HEIFTests {
         }
     }
 
+    /// An `iloc` box of 65,535 items of 65,535 extents each, all of zero bytes (offset, length and index
+    /// sizes 0): read in one step per item, and an item whose data would be the container's own bytes (at
+    /// offset 0, in `ftyp`) is not read as a grid's size. The file is refused as undecodable, not as a
+    /// 26228x31088 grid (issue 63, item 5).
+    @Test func anILOCOfZeroSizeExtentsIsReadInOneStepPerItem() throws {
+        func be(_ value: Int, _ size: Int) -> [UInt8] {
+            (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count + 8, 4) + Array(type.utf8) + body }
+        let ftyp = box("ftyp", Array("heic".utf8) + be(0, 4) + Array("mif1heic".utf8))
+        let hdlr = box("hdlr", [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+        let pitm = box("pitm", [0, 0, 0, 0] + be(1, 2))
+        let infe = box("infe", [2, 0, 0, 0] + be(1, 2) + be(0, 2) + Array("grid".utf8) + [0])
+        let iinf = box("iinf", [0, 0, 0, 0] + be(1, 2) + infe)
+        var items: [UInt8] = []
+        for i in 0..<65_535 { items += be(i == 65_534 ? 1 : i + 2, 2) + be(0, 2) + be(0, 2) + be(65_535, 2) }
+        let iloc = box("iloc", [1, 0, 0, 0, 0, 0] + be(65_535, 2) + items)
+        let file = ftyp + box("meta", [0, 0, 0, 0] + hdlr + pitm + iinf + iloc)
+        #expect(HEIFPrimaryItem.derivedCanvasSizes(in: file).isEmpty)
+        let error = try #require(throws: AnalysisError.self) {
+            _ = try UprightImage(decoding: file, orientation: .up, maximumPixels: 200_000_000)
+        }
+        #expect(error.code == .undecodable, "\(error.code): \(error.message)")
+    }
+
     @Test func thePrimaryItemTypeIsReadSafely() throws {
         let bytes = try Self.heic(try Self.upright(), orientation: heif_orientation_normal)
         #expect(HEIFPrimaryItem.type(in: bytes) == "hvc1")

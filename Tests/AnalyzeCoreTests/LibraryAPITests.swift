@@ -137,7 +137,7 @@ enum PixelBufferFixture {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: readToEnd(pipe.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         let size = printed.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard process.terminationStatus == 0, size.count == 2 else { throw CocoaError(.fileReadCorruptFile) }

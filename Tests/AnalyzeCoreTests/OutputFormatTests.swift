@@ -110,7 +110,7 @@ struct OutputFormatTests {
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = readToEnd(pipe.fileHandleForReading)
         process.waitUntilExit()
         let screen = String(decoding: data, as: UTF8.self)
         let redraws = screen.components(separatedBy: "\r").filter { $0.contains("img/s") }

@@ -455,32 +455,45 @@ struct SequenceTests {
         #expect(every.requests.requests.count > 3)
     }
 
-    /// What a killed run left half-written (its process gone) is removed by the next run into the
-    /// folder; a live process's temporaries, another host's and anything else stay.
-    @Test func temporariesOfADeadRunAreRemovedByTheNext() throws {
-        let folder = try Fixture.temporaryDirectory()
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
-        let host = try #require(
-            AtomicFileWriter.temporaryName(serial: 1).split(separator: "-").dropFirst().dropLast(2).joined(
-                separator: "-") as String?)
-        let names = [
-            ".analyze-\(host)-\(dead.processIdentifier)-2.tmp.mp4", ".analyze-\(host)-\(dead.processIdentifier)-3.tmp",
-            ".analyze-\(host)-1-4.tmp", ".analyze-other-host-\(dead.processIdentifier)-5.tmp", ".analyze-notes.txt",
-            "photo.json",
-        ]
-        for name in names { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
-        _ = try BatchRunner(
-            sources: InputCollector.collect([Fixture.path("barcodes/qr-hello.png")]),
-            requests: RequestSet([BarcodeRequest()]),
-            output: OutputOptions(directory: folder, writePNG: false, writeSVG: false), jobs: 1
-        ).run()
-        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-        #expect(!left.contains(names[0]) && !left.contains(names[1]))
-        // pid 1 is alive; another host's file and files not named as temporaries are not ours to remove.
-        #expect(left.isSuperset(of: names[2...]))
+    /// A video of frames 2 pixels wide and 8,000 high: its contact sheet's thumbnails fit a 320-pixel box
+    /// (not 320 × 1,280,000 each), and when a side output cannot be written (here the contact sheet's name
+    /// is taken by a folder) the frames' JSON is still written, with a warning (issue 63, item 4).
+    @Test func aNarrowVideosSideOutputsNeverTakeItsJSONWithThem() throws {
+        let made = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: made) }
+        let path = made.appendingPathComponent("narrow.avi").path
+        let ffmpeg = try runProgram(
+            "/usr/bin/ffmpeg",
+            [
+                "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=2x8000:rate=10", "-t", "2", "-c:v", "rawvideo",
+                "-pix_fmt", "yuv420p", path,
+            ])
+        try #require(ffmpeg.status == 0, "ffmpeg (scripts/test installs it): \(ffmpeg.output)")
+        let source = ImageSource(path: path, outputName: "narrow", kind: .video)
+        let (outcomes, folder) = try run([source], RequestSet([RectangleRequest()]), png: true)
+        #expect(outcomes.first?.error == nil)
+        let sheet = try OpenCVMat.decode([UInt8](Data(contentsOf: folder.appendingPathComponent("narrow.contact.png"))))
+            .0
+        #expect(sheet.height < 4 * (ContactSheet.thumbnailHeight + 38) && sheet.width <= 4 * 328 + 8)
+        #expect(ContactSheet.thumbnailSize(width: 2, height: 8000) == (1, 320))
+        #expect(ContactSheet.thumbnailSize(width: 1920, height: 1080) == (320, 180))
+        #expect(try SequenceJSON(folder.appendingPathComponent("narrow.json")).frames.count == 20)
+
+        let blocked = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: blocked) }
+        try FileManager.default.createDirectory(
+            at: blocked.appendingPathComponent("narrow.contact.png/taken"), withIntermediateDirectories: true)
+        var runner = BatchRunner(
+            sources: [source], requests: RequestSet([RectangleRequest()]),
+            output: OutputOptions(directory: blocked, writePNG: true, writeSVG: false), jobs: 1)
+        runner.sampling = FrameSampling()
+        let again = try runner.run()
+        #expect(again.first?.error == nil)
+        let json = try SequenceJSON(blocked.appendingPathComponent("narrow.json"))
+        #expect(json.frames.count == 20)
+        let warnings = json.sequence["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("the contact sheet was not written") }, "\(warnings)")
+        #expect(FileManager.default.fileExists(atPath: blocked.appendingPathComponent("narrow.mp4").path))
     }
 
     /// The annotated video's rate: the declared one over --every, lowered by --fps, never raised.

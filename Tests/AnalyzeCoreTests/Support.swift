@@ -98,7 +98,7 @@ func runProgram(_ program: String, _ arguments: [String], environment: [String: 
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let output = String(decoding: readToEnd(pipe.fileHandleForReading), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)
 }
@@ -121,4 +121,33 @@ func wordRecall(expected: String, recognised: String) -> Double {
         hits += 1
     }
     return wanted.isEmpty ? 1 : Double(hits) / Double(wanted.count)
+}
+
+/// Everything a pipe gives until its end, read with read(2) and retried on EINTR (Foundation's
+/// `readDataToEndOfFile()` traps when a signal, such as another test's child ending, interrupts it).
+func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if n > 0 {
+            data.append(contentsOf: buffer[0..<n])
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return data
+        }
+    }
+}
+
+/// Both pipes read together until both end (a program that fills one while the other is read would
+/// otherwise wait for ever).
+func readToEnd(_ first: FileHandle, _ second: FileHandle) -> (Data, Data) {
+    final class Box: @unchecked Sendable { var data = Data() }  // written before group.wait() returns
+    let other = Box()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { other.data = readToEnd(second) }
+    let data = readToEnd(first)
+    group.wait()
+    return (data, other.data)
 }

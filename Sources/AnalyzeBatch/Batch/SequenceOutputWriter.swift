@@ -49,33 +49,73 @@ final class SequenceOutputWriter {
         }
         framesWritten += 1
         guard draws else { return }
-        try timings.measure("render.video") { () throws(AnalysisError) in
-            let canvas = try image.canvas(reusingPixels: true)
-            var style = AnnotationStyle(width: image.width, height: image.height)
-            let drawables = frame.analysis.drawables(style: &style)
-            for tracked in frame.tracked { tracked.draw(on: canvas, style: style) }
-            for (_, drawable) in drawables { drawable.draw(on: canvas, style: style) }
-            if let video {
-                if videoWriter == nil {
-                    // Even sizes: MPEG-4 Part 2 needs them.
-                    videoWriter = try VideoWriter(
-                        path: video.temporaryURL.path, codec: "mp4v", fps: fps,
-                        width: max(2, image.width & ~1), height: max(2, image.height & ~1))
+        do throws(AnalysisError) {
+            try timings.measure("render.video") { () throws(AnalysisError) in
+                let canvas = try image.canvas(reusingPixels: true)
+                var style = AnnotationStyle(width: image.width, height: image.height)
+                let drawables = frame.analysis.drawables(style: &style)
+                for tracked in frame.tracked { tracked.draw(on: canvas, style: style) }
+                for (_, drawable) in drawables { drawable.draw(on: canvas, style: style) }
+                if let video {
+                    if videoWriter == nil {
+                        // Even sizes: MPEG-4 Part 2 needs them.
+                        videoWriter = try VideoWriter(
+                            path: video.temporaryURL.path, codec: "mp4v", fps: fps,
+                            width: max(2, image.width & ~1), height: max(2, image.height & ~1))
+                    }
+                    try videoWriter?.write(canvas)
                 }
-                try videoWriter?.write(canvas)
+                try contactSheet?.offer(canvas, caption: Self.caption(of: frame))
             }
-            try contactSheet?.offer(canvas, caption: Self.caption(of: frame))
+        } catch {
+            // A side output that fails is given up, with a warning; the frames' JSON goes on.
+            sideOutputWarnings.append("the annotated video and contact sheet were not written: \(error.message)")
+            dropPictures()
         }
+    }
+
+    /// Warnings about side outputs given up (added to the sequence's warnings).
+    private var sideOutputWarnings: [String] = []
+
+    private func dropPictures() {
+        videoWriter?.finish()
+        videoWriter = nil
+        video?.discard()
+        video = nil
+        contactSheet = nil
     }
 
     static func caption(of frame: FrameAnalysis) -> String {
         "frame \(frame.index)" + (frame.time.map { String(format: " %.2fs", $0) } ?? "")
     }
 
-    /// Writes the sequence's details and tracks, and puts every file in place.
-    func finish(_ sequence: SequenceAnalysis, tracks: [TrackSummary], timings: inout StageTimings) throws(AnalysisError)
+    /// Puts the annotated video and the contact sheet in place, then writes the sequence's details
+    /// (with a warning for a side output that failed) and tracks, and puts the JSON in place: a side
+    /// output that fails never takes the frames' JSON with it.
+    func finish(_ sequence: inout SequenceAnalysis, tracks: [TrackSummary], timings: inout StageTimings)
+        throws(AnalysisError)
     {
         try timings.measure("write") { () throws(AnalysisError) in
+            if let contactSheet, output.layout.png {
+                do throws(AnalysisError) {
+                    let sheet = try contactSheet.render()
+                    try AtomicFileWriter.write(try sheet.pngData(), to: output.url(of: .contactSheet, for: source))
+                } catch {
+                    sideOutputWarnings.append("the contact sheet was not written: \(error.message)")
+                }
+            }
+            videoWriter?.finish()
+            videoWriter = nil
+            if framesWritten > 0, let video {
+                do throws(AnalysisError) {
+                    try video.commit()
+                } catch {
+                    sideOutputWarnings.append("the annotated video was not written: \(error.message)")
+                }
+            } else {
+                video?.discard()
+            }
+            sequence.warnings += sideOutputWarnings.map(source.redacting)
             if let json {
                 let details = try JSONRenderer.encode(sequence, pretty: false)
                 let trackList = try JSONRenderer.encode(tracks, pretty: false)
@@ -85,12 +125,6 @@ final class SequenceOutputWriter {
                 try json.append(trackList)
                 try json.append("}\n")
             }
-            if let contactSheet, output.layout.png {
-                let sheet = try contactSheet.render()
-                try AtomicFileWriter.write(try sheet.pngData(), to: output.url(of: .contactSheet, for: source))
-            }
-            videoWriter?.finish()
-            if framesWritten > 0 { try video?.commit() } else { video?.discard() }
             // The JSON last: what exists when it exists is complete.
             try json?.commit()
         }
@@ -118,6 +152,7 @@ final class SequenceOutputWriter {
 /// flat colour (a fade from black) is passed over while any other is there to show.
 final class ContactSheet {
     static let thumbnailWidth = 320
+    static let thumbnailHeight = 320
     static let columns = 4
     static let shown = 12
     private var kept: [(OpenCVMat, String)] = []
@@ -129,9 +164,8 @@ final class ContactSheet {
     func offer(_ frame: OpenCVMat, caption: String) throws(AnalysisError) {
         defer { offered += 1 }
         guard offered % stride == 0 else { return }
-        let width = Self.thumbnailWidth,
-            height = max(1, Int((Double(frame.height) * Double(width) / Double(max(1, frame.width))).rounded()))
-        let thumbnail = try frame.resized(width: width, height: height)
+        let size = Self.thumbnailSize(width: frame.width, height: frame.height)
+        let thumbnail = try frame.resized(width: size.width, height: size.height)
         if try Self.isFlat(thumbnail) {
             if flat == nil { flat = (thumbnail, caption) }
             return
@@ -141,6 +175,17 @@ final class ContactSheet {
             kept = kept.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
             stride *= 2
         }
+    }
+
+    /// A thumbnail's size: the frame's proportions within ``thumbnailWidth`` × ``thumbnailHeight``
+    /// (a frame 2 pixels wide and 8,000 high makes a thumbnail 1 × 320, not 320 × 1,280,000).
+    static func thumbnailSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let w = Double(max(1, width)), h = Double(max(1, height))
+        let scale = min(Double(thumbnailWidth) / w, Double(thumbnailHeight) / h)
+        return (
+            max(1, min(thumbnailWidth, Int((w * scale).rounded()))),
+            max(1, min(thumbnailHeight, Int((h * scale).rounded())))
+        )
     }
 
     /// Whether a thumbnail is one flat colour: its 32×24 gray copy's standard deviation under 4 of 255.
@@ -165,7 +210,7 @@ final class ContactSheet {
         guard let first = picks.first else {
             return try OpenCVMat.blank(width: Self.thumbnailWidth, height: 180, color: (40, 40, 40))
         }
-        let cellW = Self.thumbnailWidth + 8, cellH = first.0.height + 30
+        let cellW = Self.thumbnailWidth + 8, cellH = (picks.map(\.0.height).max() ?? first.0.height) + 30
         let columns = min(Self.columns, picks.count), rows = (picks.count + Self.columns - 1) / Self.columns
         let sheet = try OpenCVMat.blank(width: columns * cellW + 8, height: rows * cellH + 8, color: (32, 32, 32))
         for (n, pick) in picks.enumerated() {

@@ -124,7 +124,7 @@ extension BatchRunner {
                     sequence.readError ?? "no frame could be read" + (sequence.warnings.first.map { ": \($0)" } ?? ""))
             }
             let tracks = handler.finish()
-            try writer?.finish(sequence, tracks: tracks, timings: &timings)
+            try writer?.finish(&sequence, tracks: tracks, timings: &timings)
             return outcome(
                 source: source, index: index, sequence: sequence, tracks: tracks, summary: summary,
                 optionsHash: optionsHash,

@@ -18,13 +18,17 @@ public enum CustomModel {
 
     /// The request that runs `weights` (ONNX, or Darknet with `configuration`) with class names
     /// from `labels`. The files are added to `models` by identity. Fails, before any image is read,
-    /// when the network cannot be loaded, its outputs cannot be interpreted, or its class count
-    /// differs from the labels'.
+    /// when the network cannot be loaded, its outputs cannot be interpreted, its class count
+    /// differs from the labels', or an ONNX file names external data outside its folder
+    /// (``ONNXExternalData``). With `isolation`, a network that runs on ONNX Runtime runs every forward
+    /// in a process of its own within those bounds (on OpenCV, what a forward costs depends on the
+    /// input's size alone, which is fixed, so the probe's run bounds every later one).
     public static func request(
         weights: String, configuration: String?, labels: String, inputWidth: Int, inputHeight: Int,
-        preprocessing: Preprocessing?, minimumConfidence: Double?,
+        preprocessing: Preprocessing?, minimumConfidence: Double?, isolation: NetworkIsolation? = nil,
         models: inout ModelLocator
     ) throws(AnalysisError) -> any ImageRequest {
+        if configuration == nil { try ONNXExternalData.check(modelAt: weights) }
         var network = NetworkModel(
             role: .detector, weights: try models.add(file: weights),
             configuration: try configuration.map { c throws(AnalysisError) in try models.add(file: c) },
@@ -36,12 +40,14 @@ public enum CustomModel {
             // an ONNX file whose one output is [1, 4 + C, N] runs on ONNX Runtime instead.
             guard configuration == nil,
                 try isAnchorFreeDetector(
-                    network, classes: try DNNNetwork.readLabels(models.path(of: network.labels)).count, models: models)
+                    network, classes: try DNNNetwork.readLabels(models.path(of: network.labels)).count,
+                    isolation: isolation, models: models)
             else {
                 throw error
             }
             network.runtime = .onnxRuntime
             network.role = .detector
+            network.isolation = isolation
         }
         switch (preprocessing ?? (network.role == .detector ? .unit : .torch)) {
         case .unit:
@@ -68,10 +74,19 @@ public enum CustomModel {
 extension CustomModel {
     /// Whether `network`, an ONNX file, runs on ONNX Runtime at its input size and gives one output
     /// [1, 4 + classes, N]: an anchor-free YOLO head (``AnchorFreeDetections``).
-    static func isAnchorFreeDetector(_ network: NetworkModel, classes: Int, models: ModelLocator) throws(AnalysisError)
-        -> Bool
-    {
-        guard let session = try? ONNXSession(model: network.weights, models: models) else { return false }
+    /// With `isolation`, the run is made in the network's own process.
+    static func isAnchorFreeDetector(
+        _ network: NetworkModel, classes: Int, isolation: NetworkIsolation?, models: ModelLocator
+    ) throws(AnalysisError) -> Bool {
+        let session: any FloatNetworkSession
+        if let isolation {
+            guard let isolated = try? IsolatedONNXSession(model: network.weights, models: models, isolation: isolation)
+            else { return false }
+            session = isolated
+        } else {
+            guard let inProcess = try? ONNXSession(model: network.weights, models: models) else { return false }
+            session = inProcess
+        }
         let shape = [1, 3, network.inputHeight, network.inputWidth]
         guard let output = try? session.run([Float](repeating: 0.5, count: shape.reduce(1, *)), shape: shape) else {
             return false
@@ -79,10 +94,17 @@ extension CustomModel {
         return output.shape.count == 3 && output.shape[0] == 1 && output.shape[1] == 4 + classes && output.shape[2] > 0
     }
 
-    /// Address space a network of one's own may map while it loads and runs once (or 8 times its file).
+    /// Address space a network of one's own may map while it loads and runs once (or 8 times its file),
+    /// and, on ONNX Runtime, while it runs on each image.
     public static let probeMemoryLimit = 4 << 30
-    /// Seconds it may take.
+    /// Seconds it may take to load and run once; on ONNX Runtime, the default for each image.
     public static let probeTimeout = 60.0
+
+    /// The address space the network in `weights` is given: ``probeMemoryLimit``, or 8 times its file.
+    public static func memoryLimit(weights: String) -> Int {
+        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: weights))?[.size] as? Int) ?? 0
+        return max(probeMemoryLimit, 8 * fileBytes)
+    }
 
     /// Loads the network and runs it once, as ``request(weights:configuration:labels:inputWidth:inputHeight:preprocessing:minimumConfidence:models:)``
     /// does, but in a process of its own (`executable probe-model …`, this program's hidden
@@ -97,8 +119,9 @@ extension CustomModel {
             "probe-model", "--model", weights, "--labels", labels, "--model-input", "\(inputWidth)x\(inputHeight)",
         ]
         if let configuration { arguments += ["--model-config", configuration] }
-        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: weights))?[.size] as? Int) ?? 0
-        let limit = max(probeMemoryLimit, 8 * fileBytes)
+        // Nothing the model names outside its folder is opened, by this process or the probe's.
+        if configuration == nil { try ONNXExternalData.check(modelAt: weights) }
+        let limit = memoryLimit(weights: weights)
         let run = try Subprocess(
             executable: executable, arguments: arguments, timeout: probeTimeout, memoryLimit: limit,
             maximumOutput: 1 << 16

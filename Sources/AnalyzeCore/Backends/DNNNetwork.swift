@@ -8,7 +8,7 @@ import Foundation
 package final class DNNNetwork {
     private enum Engine {
         case openCV(OpaquePointer)
-        case onnxRuntime(ONNXSession)
+        case onnxRuntime(any FloatNetworkSession)
     }
 
     private let engine: Engine
@@ -27,7 +27,12 @@ package final class DNNNetwork {
                 throw AnalysisError(
                     .engineUnavailable, "\(model.weights.name): only ONNX files of a known role run on ONNX Runtime")
             }
-            engine = .onnxRuntime(try ONNXSession(model: model.weights, models: models))
+            if let isolation = model.isolation {
+                engine = .onnxRuntime(
+                    try IsolatedONNXSession(model: model.weights, models: models, isolation: isolation))
+            } else {
+                engine = .onnxRuntime(try ONNXSession(model: model.weights, models: models))
+            }
         case .openCV:
             let weights = try models.path(of: model.weights)
             let configuration = try model.configuration.map { c throws(AnalysisError) in try models.path(of: c) }
@@ -149,7 +154,7 @@ package final class DNNNetwork {
     /// area of the model's input size squared (``NetworkCanvas/fitted(width:height:area:)``), so a 4:3 photo
     /// and a portrait photo cost the same forward and their objects are seen at the same scale.
     private func detect(
-        in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: ONNXSession,
+        in image: OpenCVMat, reducedFrom original: (width: Int, height: Int)?, session: any FloatNetworkSession,
         minimumConfidence: Double,
         maximumOverlap: Double, maximumObservations: Int, minimumLabelScore: Double, area: Int?
     ) throws(AnalysisError) -> [RecognizedObjectObservation] {

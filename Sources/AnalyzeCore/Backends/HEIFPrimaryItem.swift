@@ -79,11 +79,13 @@ enum HEIFPrimaryItem {
         return sizes.sorted { ($0.pixels, $0.type) > ($1.pixels, $1.type) }
     }
 
-    /// Where each item's data starts in `bytes`, from the `iloc` box: its first extent, in the file
-    /// (construction method 0) or in the `idat` box (method 1). Items stored otherwise are left out.
+    /// Where each item's data starts in `bytes`, from the `iloc` box: its first extent, in a top-level
+    /// `mdat` box (construction method 0) or in the `idat` box (method 1). Items stored otherwise, or
+    /// elsewhere, are left out. The work is one step per item, and items are bounded by the box's bytes.
     private static func itemStarts(_ bytes: [UInt8], iloc: Box, idat: Box?) -> [(id: Int, start: Int)] {
         let end = iloc.end
         guard iloc.start + 6 <= end else { return [] }
+        let mediaData = boxes(in: bytes, from: 0, to: bytes.count).filter { $0.type == "mdat" }
         let version = bytes[iloc.start]
         guard version <= 2 else { return [] }
         let offsetSize = Int(bytes[iloc.start + 4] >> 4), lengthSize = Int(bytes[iloc.start + 4] & 15)
@@ -109,21 +111,24 @@ enum HEIFPrimaryItem {
             at += baseOffsetSize
             guard let extents = integer(bytes, at: at, size: 2, end: end) else { break }
             at += 2
-            var first: Int?
-            for _ in 0..<extents {
-                at += indexSize
-                guard let offset = offsetSize == 0 ? 0 : integer(bytes, at: at, size: offsetSize, end: end) else {
-                    return starts
-                }
-                at += offsetSize + lengthSize
-                guard at <= end else { return starts }
-                if first == nil { first = offset }
+            // Only the first extent's offset is wanted; the others are stepped over at once, so the work
+            // is one step per item whatever the extent count (65,535 extents of zero bytes each, times
+            // 65,535 items, is 4.3 billion steps when walked).
+            guard extents > 0 else { continue }
+            let extentSize = indexSize + offsetSize + lengthSize
+            at += indexSize
+            guard let first = offsetSize == 0 ? 0 : integer(bytes, at: at, size: offsetSize, end: end) else {
+                return starts
             }
-            guard let first else { continue }
+            at += offsetSize + lengthSize + (extents - 1) * extentSize
+            guard at <= end else { return starts }
             let (sum, overflow) = base.addingReportingOverflow(first)
             guard !overflow else { continue }
             switch method {
-            case 0: starts.append((id, sum))
+            case 0:
+                // In the file: inside a top-level `mdat` box, where item data lives (an offset into the
+                // `ftyp` or `meta` box would read the container's own bytes as the item's).
+                if mediaData.contains(where: { $0.start <= sum && sum < $0.end }) { starts.append((id, sum)) }
             case 1:
                 if let idat {
                     let (inside, o) = idat.start.addingReportingOverflow(sum);

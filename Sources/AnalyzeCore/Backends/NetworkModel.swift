@@ -44,6 +44,9 @@ public struct NetworkModel: Sendable, Hashable, Codable {
     /// `inputWidth` × `inputWidth` pixels of area in its own proportions (``NetworkCanvas``) instead of
     /// letterboxed into the fixed input size.
     public var fitsByArea: Bool
+    /// On ONNX Runtime, run in a process of its own within these bounds (a network of one's own,
+    /// `--model`); nil for the networks this program ships, which run in the worker.
+    public var isolation: NetworkIsolation?
 
     public init(
         role: Role, weights: ModelIdentity, configuration: ModelIdentity? = nil, labels: ModelIdentity, inputWidth: Int,
@@ -74,7 +77,7 @@ public struct NetworkModel: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case role, runtime, weights, configuration, labels, inputWidth, inputHeight, scale, mean, std, centreCrop,
-            fitsByArea
+            fitsByArea, isolation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +92,7 @@ public struct NetworkModel: Sendable, Hashable, Codable {
             std: try c.decode([Double].self, forKey: .std), centreCrop: try c.decode(Bool.self, forKey: .centreCrop),
             runtime: try c.decodeIfPresent(Runtime.self, forKey: .runtime) ?? .openCV,
             fitsByArea: try c.decodeIfPresent(Bool.self, forKey: .fitsByArea) ?? false)
+        isolation = try c.decodeIfPresent(NetworkIsolation.self, forKey: .isolation)
     }
 
     /// Ultralytics' YOLO11n, 80 COCO classes (39.5 COCO mAP50-95), as exported by Ultralytics 8.3.250, from

@@ -38,7 +38,7 @@ package final class OpenCVMat: @unchecked Sendable {
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 throw AnalysisError(.emptyFile, "the file is empty")
             }
-            var text = [CChar](repeating: 0, count: 4096)
+            var text = [CChar](repeating: 0, count: 16_384)
             let mat = try text.withUnsafeMutableBufferPointer { (out) throws(AnalysisError) -> OpenCVMat in
                 try make(.undecodable) {
                     aocv_decode_reporting(base, buffer.count, Int32(reduction), out.baseAddress, out.count, $0)

@@ -13,4 +13,20 @@ extension Array where Element == String {
             return n > 1 ? "\(line) (\(n) times)" : line
         }
     }
+
+    /// The lines grouped by kind, in first-seen order: lines that differ only in their numbers (libjpeg's
+    /// `Corrupt JPEG data: 36 extraneous bytes before marker 0xd4`, one for each marker) are one kind,
+    /// shown as its first line and how many more there are.
+    package func groupedByKind() -> [(line: String, more: Int)] {
+        var kinds: [(key: String, line: String, more: Int)] = []
+        for line in self {
+            let key = line.replacing(/0x[0-9a-fA-F]+|[0-9]+/, with: "#")
+            if let index = kinds.firstIndex(where: { $0.key == key }) {
+                kinds[index].more += 1
+            } else {
+                kinds.append((key, line, 0))
+            }
+        }
+        return kinds.map { ($0.line, $0.more) }
+    }
 }

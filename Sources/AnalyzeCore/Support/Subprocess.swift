@@ -79,28 +79,7 @@ package struct Subprocess {
             pipes.append(fds)
         }
         let (stdinPipe, stdoutPipe, stderrPipe) = (pipes[0], pipes[1], pipes[2])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, file ?? stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The child gets the default action for SIGPIPE back (this process ignores it).
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-
-        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let variables: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C"]
-        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-        defer { (cArguments + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.prlimit, &actions, &attributes, cArguments, environment)
+        let (pid, spawned) = Self.spawn(argv, stdin: file ?? stdinPipe[0], stdout: stdoutPipe[1], stderr: stderrPipe[1])
         close(stdinPipe[0])
         close(stdoutPipe[1])
         close(stderrPipe[1])
@@ -182,11 +161,43 @@ package struct Subprocess {
             timeout: timeout)
     }
 
+    /// Starts `argv` (its first element, an absolute path) with the given descriptors as its stdin,
+    /// stdout and stderr (nil: /dev/null), the default action for SIGPIPE and SIGINT (this process
+    /// ignores or handles them) and a minimal environment. The pid, and 0 or why it could not start.
+    static func spawn(_ argv: [String], stdin: Int32, stdout: Int32, stderr: Int32?) -> (pid: pid_t, error: Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        if let stderr {
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let variables: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C"]
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { (cArguments + environment).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environment)
+        return (pid, spawned)
+    }
+
     /// glibc's `pipe2`, which Swift's Glibc module does not declare.
     @_silgen_name("pipe2")
-    private static func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+    static func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
     /// A helper that stops reading makes writes to its stdin fail with EPIPE instead of a SIGPIPE that
     /// would end this process (the command ignores SIGPIPE from the start as well).
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+    static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 }

@@ -9,16 +9,9 @@ public enum AtomicFileWriter {
     private static let registry = TemporaryFileRegistry()
 
     public static func write(_ bytes: [UInt8], to url: URL) throws(AnalysisError) {
-        let directory = url.deletingLastPathComponent()
-        // Short whatever the target's name: a name near NAME_MAX (83 CJK characters are 249 bytes)
-        // must not fail because its temporary name is longer.
-        let temporary = directory.appendingPathComponent(temporaryName(serial: registry.nextSerial()))
+        let (temporary, fd) = try createTemporary(in: url.deletingLastPathComponent(), extension: "")
         registry.insert(temporary.path)
         defer { registry.remove(temporary.path) }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw AnalysisError(.outputFailed, "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
-        }
         var ok = true
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -30,12 +23,46 @@ public enum AtomicFileWriter {
             }
         }
         if fsync(fd) != 0 { ok = false }
-        close(fd)
+        // Renamed while its lock is held: a cleaner never sees an unlocked temporary that is still ours.
         guard ok, rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
+            close(fd)
             throw AnalysisError(.outputFailed, "cannot write \(url.path): \(reason)")
         }
+        close(fd)
+    }
+
+    /// Creates a new temporary file in `directory` and takes an exclusive lock on it (`flock`), held
+    /// until its descriptor is closed. The lock, not the name, is what tells a live run's temporary
+    /// from a dead one's (``removeStale(in:)``): it is held by the open file, so it holds across PID
+    /// namespaces (containers, CI runners) and, on NFS, across hosts; it is released by the kernel
+    /// however the process ends. A temporary removed between its creation and its lock (by a cleaner
+    /// that found it unlocked) is made again under another name.
+    private static func createTemporary(in directory: URL, extension ext: String) throws(AnalysisError) -> (
+        URL, Int32
+    ) {
+        for _ in 0..<8 {
+            // Short whatever the target's name: a name near NAME_MAX (83 CJK characters are 249 bytes)
+            // must not fail because its temporary name is longer.
+            let url = directory.appendingPathComponent(temporaryName(serial: registry.nextSerial()) + ext)
+            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                if errno == EEXIST { continue }
+                throw AnalysisError(.outputFailed, "cannot create \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0, isSameFile(fd, url.path) { return (url, fd) }
+            close(fd)
+        }
+        throw AnalysisError(
+            .outputFailed, "cannot create a temporary file in \(directory.path): it was removed each time")
+    }
+
+    /// Whether the open file `fd` is still the one at `path` (not unlinked or replaced).
+    private static func isSameFile(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(fd, &open) == 0 && lstat(path, &named) == 0 && open.st_dev == named.st_dev
+            && open.st_ino == named.st_ino
     }
 
     /// The host, as temporary names carry it: letters, digits, `.` and `-`, at most 40 of them.
@@ -51,15 +78,20 @@ public enum AtomicFileWriter {
         return kept.isEmpty ? "host" : kept
     }()
 
-    /// `.analyze-HOST-PID-N.tmp`: whose it is, so that a later run on this host can tell a dead
-    /// run's leftovers (``removeStale(in:)``) from another live run's files (a shard on another
-    /// machine writing to the same shared folder is never touched).
-    static func temporaryName(serial: Int) -> String { ".analyze-\(host)-\(getpid())-\(serial).tmp" }
+    /// What a temporary's name starts with; the host, process and serial after it say whose it is
+    /// to a person, and the lock says whether it is still being written.
+    static let lockedPrefix = ".analyze-locked-"
 
-    /// Removes, in `directory` and up to four levels under it, the temporaries of runs on this host that are no longer
-    /// running (their process is gone: killed with SIGKILL, or the machine stopped); and those named
-    /// as before 0.5 (`.analyze-PID-N.tmp…`, no host) when their process is gone and they are over
-    /// an hour old. Returns how many were removed.
+    /// `.analyze-locked-HOST-PID-N.tmp`, locked while it is written (``createTemporary(in:extension:)``).
+    static func temporaryName(serial: Int) -> String { "\(lockedPrefix)\(host)-\(getpid())-\(serial).tmp" }
+
+    /// Removes, in `directory` and up to four levels under it, the temporaries no live process holds:
+    /// those whose lock can be taken (the run that wrote them is gone: killed with SIGKILL, or its
+    /// machine stopped), whichever host, PID namespace or container wrote them. Temporaries named as
+    /// before the lock (`.analyze-HOST-PID-N.tmp`, `.analyze-PID-N.tmp`), which nothing protects, are
+    /// removed only when they are this host's, their process is not seen, and they have not changed for
+    /// an hour (a process in another PID namespace is not seen, but a file being written changes).
+    /// Returns how many were removed.
     @discardableResult
     public static func removeStale(in directory: URL) -> Int {
         guard
@@ -72,25 +104,46 @@ public enum AtomicFileWriter {
             if walk.level >= 4 { walk.skipDescendants() }
             let name = url.lastPathComponent
             guard name.hasPrefix(".analyze-"), name.contains(".tmp") else { continue }
-            let fields =
-                name.dropFirst(".analyze-".count).split(separator: ".", maxSplits: 1).first.map {
-                    $0.split(separator: "-")
-                } ?? []
-            let stale: Bool
-            if fields.count >= 3, let pid = Int32(fields[fields.count - 2]), Int(fields[fields.count - 1]) != nil,
-                fields.dropLast(2).joined(separator: "-") == host
-            {
-                stale = pid != getpid() && !isRunning(pid)
-            } else if fields.count == 2, let pid = Int32(fields[0]), Int(fields[1]) != nil {
-                let modified =
-                    (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? Date()
-                stale = pid != getpid() && !isRunning(pid) && Date().timeIntervalSince(modified) > 3600
-            } else {
-                stale = false
+            if name.hasPrefix(lockedPrefix) {
+                if removeIfUnlocked(url.path) { removed += 1 }
+                continue
             }
+            guard let owner = unlockedOwner(of: name) else { continue }
+            let modified =
+                (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? Date()
+            let stale =
+                (owner.host == nil || owner.host == host) && owner.pid != getpid() && !isRunning(owner.pid)
+                && Date().timeIntervalSince(modified) > 3600
             if stale, unlink(url.path) == 0 { removed += 1 }
         }
         return removed
+    }
+
+    /// Unlinks the temporary at `path` if its lock can be taken, holding the lock while it does, and
+    /// only if the path still names the file that was locked.
+    private static func removeIfUnlocked(_ path: String) -> Bool {
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0,
+            isSameFile(fd, path)
+        else { return false }
+        return unlink(path) == 0
+    }
+
+    /// The host (nil in the oldest form) and process in an unlocked temporary's name,
+    /// `.analyze-HOST-PID-N.tmp[.ext]` or `.analyze-PID-N.tmp[.ext]`; the host may hold dots and dashes.
+    static func unlockedOwner(of name: String) -> (host: String?, pid: Int32)? {
+        guard name.hasPrefix(".analyze-"), let tmp = name.range(of: ".tmp", options: .backwards) else { return nil }
+        let after = name[tmp.upperBound...]
+        guard after.isEmpty || (after.hasPrefix(".") && !after.dropFirst().contains(".")) else { return nil }
+        let fields = name[name.index(name.startIndex, offsetBy: ".analyze-".count)..<tmp.lowerBound].split(
+            separator: "-", omittingEmptySubsequences: false)
+        guard fields.count >= 2, let pid = Int32(fields[fields.count - 2]), pid > 0,
+            Int(fields[fields.count - 1]) != nil
+        else { return nil }
+        return (fields.count == 2 ? nil : fields.dropLast(2).joined(separator: "-"), pid)
     }
 
     private static func isRunning(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
@@ -113,15 +166,10 @@ public enum AtomicFileWriter {
         public init(_ url: URL) throws(AnalysisError) {
             self.url = url
             let ext = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-            temporaryURL = url.deletingLastPathComponent().appendingPathComponent(
-                AtomicFileWriter.temporaryName(serial: registry.nextSerial()) + ext)
+            let (temporary, fd) = try AtomicFileWriter.createTemporary(
+                in: url.deletingLastPathComponent(), extension: ext)
+            temporaryURL = temporary
             registry.insert(temporaryURL.path)
-            let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                registry.remove(temporaryURL.path)
-                throw AnalysisError(
-                    .outputFailed, "cannot create \(temporaryURL.path): \(String(cString: strerror(errno)))")
-            }
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
 
@@ -139,16 +187,16 @@ public enum AtomicFileWriter {
 
         public func append(_ text: String) throws(AnalysisError) { try append(Array(text.utf8)) }
 
-        /// Flushes the file and renames it to its name.
+        /// Flushes the file and renames it to its name, then lets its lock go.
         public func commit() throws(AnalysisError) {
             guard !done else { return }
-            if let handle {
-                fsync(handle.fileDescriptor)
-                try? handle.close()
-                self.handle = nil
-            }
             done = true
-            registry.remove(temporaryURL.path)
+            if let handle { fsync(handle.fileDescriptor) }
+            defer {
+                try? handle?.close()
+                handle = nil
+                registry.remove(temporaryURL.path)
+            }
             guard rename(temporaryURL.path, url.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryURL.path)
@@ -160,9 +208,9 @@ public enum AtomicFileWriter {
         public func discard() {
             guard !done else { return }
             done = true
+            unlink(temporaryURL.path)
             try? handle?.close()
             handle = nil
-            unlink(temporaryURL.path)
             registry.remove(temporaryURL.path)
         }
     }

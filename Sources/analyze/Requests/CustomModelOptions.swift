@@ -49,6 +49,13 @@ struct CustomModelOptions: RequestOptions {
             valueName: "c"))
     var modelMinConfidence: Double?
 
+    @Option(
+        name: .customLong("model-timeout"),
+        help: ArgumentHelp(
+            "With --model on ONNX Runtime, seconds the network may take on one image; it runs in a process of its own, stopped then, and the image gets an error.",
+            valueName: "seconds"))
+    var modelTimeout: Double = CustomModel.probeTimeout
+
     var isAsked: Bool { model != nil }
 
     var inputSize: (width: Int, height: Int)? {
@@ -66,6 +73,9 @@ struct CustomModelOptions: RequestOptions {
         }
         if inputSize == nil { throw ValidationError("--model-input must be WxH, e.g. 416x416") }
         try requireUnitInterval(modelMinConfidence, "--model-min-confidence")
+        guard modelTimeout.isFinite, modelTimeout > 0, modelTimeout <= 86_400 else {
+            throw ValidationError("--model-timeout must be a number of seconds above 0")
+        }
     }
 
     /// The custom request; without `--model`, nothing (the option group is then inert).
@@ -76,10 +86,14 @@ struct CustomModelOptions: RequestOptions {
             try CustomModel.probe(
                 executable: Self.executable, weights: model, configuration: modelConfig, labels: labels,
                 inputWidth: size.width, inputHeight: size.height)
+            let isolation = NetworkIsolation(
+                executable: Self.executable, memoryLimit: CustomModel.memoryLimit(weights: model),
+                timeout: modelTimeout)
             return try CustomModel.request(
                 weights: model, configuration: modelConfig, labels: labels, inputWidth: size.width,
                 inputHeight: size.height,
-                preprocessing: modelPreprocessing, minimumConfidence: modelMinConfidence, models: &models)
+                preprocessing: modelPreprocessing, minimumConfidence: modelMinConfidence, isolation: isolation,
+                models: &models)
         } catch {
             throw ValidationError("--model \(model): \(error.message)")
         }
@@ -117,5 +131,24 @@ struct ProbeModelCommand: ParsableCommand {
             Terminal.printError(error.message)
             throw ExitCode(1)
         }
+    }
+}
+
+/// `analyze serve-model --runtime LIBRARY MODEL` (hidden): runs an ONNX network of one's own for a run, in a
+/// process of its own, on the tensors the run sends on stdin (``IsolatedONNXSession``).
+struct ServeModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-model", abstract: "Run a --model network for a run (used by a run).",
+        shouldDisplay: false)
+
+    @Option(name: .customLong("runtime"), help: "ONNX Runtime's library.")
+    var runtime: String
+
+    @Argument(help: "The ONNX model.")
+    var model: String
+
+    func run() throws {
+        let status = IsolatedONNXSession.serve(modelPath: model, libraryPath: runtime)
+        if status != 0 { throw ExitCode(status) }
     }
 }
