@@ -15,8 +15,26 @@
 #include <png.h>
 #include <jpeglib.h>
 
+/// The background an image with transparency is composited on: white, or black when what is drawn
+/// (its pixels weighted by their opacity) is light on average, so that white text or a white logo on a
+/// transparent background stays visible as dark text on white does.
+static int alphaBackground(const cv::Mat &m) {
+    const int channels = m.channels();
+    double weighted = 0, weight = 0;
+    for (int y = 0; y < m.rows; ++y) {
+        const uint8_t *s = m.ptr<uint8_t>(y);
+        for (int x = 0; x < m.cols; ++x, s += channels) {
+            const int a = s[channels - 1];
+            const double luma = channels == 2 ? s[0] : 0.114 * s[0] + 0.587 * s[1] + 0.299 * s[2];
+            weighted += luma * a;
+            weight += a;
+        }
+    }
+    return weight > 0 && weighted / weight > 127.5 ? 0 : 255;
+}
+
 /// Converts any decoded Mat to 8-bit: gray stays one channel (a scan costs a third of the memory),
-/// colour becomes BGR, and alpha is composited over white.
+/// colour becomes BGR, and alpha is composited over a contrasting background (alphaBackground).
 static cv::Mat toBGR8(const cv::Mat &src) {
     cv::Mat m = src;
     if (m.depth() != CV_8U) {
@@ -33,23 +51,25 @@ static cv::Mat toBGR8(const cv::Mat &src) {
     switch (m.channels()) {
     case 1: out = m; break;
     case 2: { // gray + alpha
+        const int b = alphaBackground(m);
         out.create(m.rows, m.cols, CV_8UC1);
         for (int y = 0; y < m.rows; ++y) {
             const uint8_t *s = m.ptr<uint8_t>(y);
             uint8_t *d = out.ptr<uint8_t>(y);
-            for (int x = 0; x < m.cols; ++x, s += 2) d[x] = (uint8_t)((s[0] * s[1] + 255 * (255 - s[1]) + 127) / 255);
+            for (int x = 0; x < m.cols; ++x, s += 2) d[x] = (uint8_t)((s[0] * s[1] + b * (255 - s[1]) + 127) / 255);
         }
         break;
     }
     case 3: out = m; break;
     case 4: {
+        const int b = alphaBackground(m);
         out.create(m.rows, m.cols, CV_8UC3);
         for (int y = 0; y < m.rows; ++y) {
             const uint8_t *s = m.ptr<uint8_t>(y);
             uint8_t *d = out.ptr<uint8_t>(y);
             for (int x = 0; x < m.cols; ++x, s += 4, d += 3) {
                 const int a = s[3];
-                for (int c = 0; c < 3; ++c) d[c] = (uint8_t)((s[c] * a + 255 * (255 - a) + 127) / 255);
+                for (int c = 0; c < 3; ++c) d[c] = (uint8_t)((s[c] * a + b * (255 - a) + 127) / 255);
             }
         }
         break;

@@ -120,6 +120,58 @@ struct TextNetworkTests {
         #expect(read.contains(try #require(lines.first)), "read '\(read)'")
     }
 
+    /// With the default languages (`auto`, as `analyze --text` reads), Chinese is read wherever it stands:
+    /// a shop sign, a price tag mixing Chinese and numbers, a sign upside down, a banner written top to
+    /// bottom; each line says it was read as zh-Hans (issue 68).
+    @Test(arguments: [
+        "chinese-sign.jpg", "price-tag.jpg", "chinese-upside-down.jpg", "chinese-vertical.jpg",
+    ])
+    func readsChineseWithTheDefaultLanguages(name: String) throws {
+        let (path, lines) = try Self.madePhoto(name)
+        #expect(Self.request.languages == TextLanguages.automatic)
+        let analysis = try Self.analyze(path)
+        let read = Self.squeezed(analysis.fullText ?? "")
+        for line in lines { #expect(read.contains(Self.squeezed(line)), "\(line) not in '\(read)'") }
+        let chinese = try #require(
+            analysis.text?.first { $0.string.unicodeScalars.contains { $0.properties.isIdeographic } })
+        #expect(chinese.language == "zh-Hans")
+    }
+
+    /// A photo saved with one channel is routed as its colour original is (by what it holds, not by its pixel
+    /// format) and reads the same; a clean page of Chinese is read line by line by the network where Tesseract,
+    /// reading English, is unsure; an EXIF-turned line of Chinese is read upright (issue 68).
+    @Test(arguments: ["price-tag-gray.png", "chinese-page.png", "chinese-line-exif6.jpg"])
+    func readsGrayPagesAndTurnedLinesInChinese(name: String) throws {
+        let (path, lines) = try Self.madePhoto(name)
+        let analysis = try Self.analyze(path)
+        // Punctuation aside: Tesseract and the network space and shape it differently.
+        func letters(_ s: String) -> String { Self.squeezed(s).filter { $0.isLetter || $0.isNumber } }
+        let read = letters(analysis.fullText ?? "")
+        for line in lines { #expect(read.contains(letters(line)), "\(line) not in '\(read)'") }
+    }
+
+    /// Text on a transparent background, black or white: the alpha is composited on a background it stands
+    /// out from, so both read (white on white read nothing: issue 68).
+    @Test(arguments: ["black-on-transparent.png", "white-on-transparent.png"])
+    func readsTextOnATransparentBackground(name: String) throws {
+        let (path, lines) = try Self.madePhoto(name)
+        let analysis = try Self.analyze(path)
+        #expect(Self.squeezed(analysis.fullText ?? "") == Self.squeezed(try #require(lines.first)))
+    }
+
+    /// A row of prices far apart is four lines, as the detector sees it, read by Tesseract (a clean strip)
+    /// or by the network (on a photo); a receipt's item and price far apart stay one line (issue 68).
+    @Test(arguments: ["price-row.png", "price-row-photo.jpg"])
+    func aRowOfPricesIsOneLineAField(name: String) throws {
+        let (path, lines) = try Self.madePhoto(name)
+        let analysis = try Self.analyze(path)
+        let read = (analysis.text ?? []).map(\.string)
+        for line in lines { #expect(read.contains(line), "\(line) is not a line of \(read)") }
+        #expect(TextRequest.startsAField(left: "Tea 2.50", right: "Cake 3.80"))
+        #expect(!TextRequest.startsAField(left: "Espresso", right: "2.40"))
+        #expect(!TextRequest.startsAField(left: "Table 7", right: "Server Anna"))
+    }
+
     @Test func readsAnUpsideDownLabelWithBoxesWhereItIs() throws {
         let (path, lines) = try Self.madePhoto("label-upside-down.jpg")
         let analysis = try Self.analyze(path)

@@ -7,6 +7,32 @@ import Testing
 
 @Suite("Text through Tesseract")
 struct TextRequestTests {
+    /// A language whose Tesseract data is not installed is a warning naming the package, in the JSON and on
+    /// the terminal; the languages that are installed still read the page (issue 68).
+    @Test func aLanguageThatIsNotInstalledIsAWarningNamingItsPackage() throws {
+        let out = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let missing = "xyz"  // no such traineddata anywhere
+        let run = try CommandLineTests().run([
+            Fixture.path("text/page.png"), "--text", "--languages", "eng+\(missing)", "-o", out.path, "--no-png",
+            "--no-svg",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("tesseract-ocr-\(missing)"), "\(run.stderr)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("page.json")))
+                as? [String: Any])
+        let warnings = try #require(json["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("install tesseract-ocr-\(missing)") }, "\(warnings)")
+        #expect(String(describing: json["text"]).contains("The quick brown fox"))
+        #expect(TextLanguages("en-US+zh-Hans").codes == ["eng", "chi_sim"])
+        #expect(TextLanguages("auto").isAutomatic && !TextLanguages("auto").englishOnly)
+        #expect(TextLanguages("eng").englishOnly && !TextLanguages("eng+deu").networkReads)
+        #expect(TextLanguages("auto").language(of: "Total 5.80") == "en")
+        #expect(TextLanguages("auto").language(of: "单价 10.0") == "zh-Hans")
+        #expect(TextLanguages("auto").language(of: "10.0 / 5.8") == nil)
+    }
+
     @Test func readsThePageLineByLine() throws {
         let analysis = try Fixture.analyze("text/page.png", RequestSet([TextRequest()]))
         let lines = try #require(analysis.text)

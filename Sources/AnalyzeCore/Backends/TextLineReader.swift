@@ -156,7 +156,8 @@ final class TextLineReader {
     static let classifierWidth = 192, halfTurnProbability = 0.9
 
     /// Reads `lines` of `image`: each cut out upright, turned when `classifyDirection` finds it upside
-    /// down, recognised in batches, decoded among English characters only when `englishOnly`. The
+    /// down, recognised in batches, decoded among English characters only when `englishOnly` or when the
+    /// line holds no Chinese character. The
     /// results are in the order of `lines`.
     func read(_ lines: [DetectedLine], in image: OpenCVMat, classifyDirection: Bool, englishOnly: Bool)
         throws(AnalysisError) -> [ReadLine]
@@ -220,6 +221,13 @@ final class TextLineReader {
                 var read = decode(
                     out.values, offset: k * steps * classes, steps: steps, classes: classes,
                     columnsPerStep: columnsPerStep, columns: used[k].columns, allowed: englishOnly ? english : nil)
+                // A line read among every character that holds no Chinese one is a line of English: it is
+                // decoded again among English characters, so that an i is not read as an í.
+                if !englishOnly, !read.text.unicodeScalars.contains(where: { $0.properties.isIdeographic }) {
+                    read = decode(
+                        out.values, offset: k * steps * classes, steps: steps, classes: classes,
+                        columnsPerStep: columnsPerStep, columns: used[k].columns, allowed: english)
+                }
                 read.line = lines[i]
                 read.quarterTurn = used[k].quarter
                 read.halfTurn = halfTurns[i]

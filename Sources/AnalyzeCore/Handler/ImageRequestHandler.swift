@@ -228,6 +228,7 @@ public struct ImageRequestHandler: Sendable {
         let (outcomes, taken) = shared.results()
         timings.add(taken)
         for (request, outcome) in zip(list, outcomes) {
+            if outcome != nil { analysis.warnings += request.warnings.filter { !analysis.warnings.contains($0) } }
             switch outcome {
             case .success(let result): analysis.set(result, for: request.kind)
             case .failure(let error):

@@ -17,11 +17,14 @@ public struct TextObservation: Sendable, Hashable, Codable {
     public let topCandidates: [TextCandidate]?
     /// What read the line: nil for Tesseract, `ppocr` for PP-OCRv4's recognizer network.
     public let recognizer: String?
+    /// The language the line was read as, BCP 47 (``TextLanguages/language(of:)``): `zh-Hans`, `en`; nil
+    /// for a line of digits and signs.
+    public let language: String?
 
     public init(
         string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord],
         corners: [PixelPoint]? = nil,
-        topCandidates: [TextCandidate]? = nil, recognizer: String? = nil
+        topCandidates: [TextCandidate]? = nil, recognizer: String? = nil, language: String? = nil
     ) {
         self.string = string
         self.confidence = confidence.roundedConfidence
@@ -30,6 +33,14 @@ public struct TextObservation: Sendable, Hashable, Codable {
         self.corners = corners
         self.topCandidates = topCandidates
         self.recognizer = recognizer
+        self.language = language
+    }
+
+    /// The line, said to be read as `language`.
+    func reading(as language: String?) -> TextObservation {
+        TextObservation(
+            string: string, confidence: confidence, boundingBox: boundingBox, words: words, corners: corners,
+            topCandidates: topCandidates, recognizer: recognizer, language: language)
     }
 }
 
@@ -93,7 +104,8 @@ extension TextObservation {
                         RecognizedCharacter(
                             string: c.string, confidence: c.confidence, boundingBox: c.boundingBox.mapped(through: m))
                     })
-            }, corners: corners?.map { $0.applying(m) }, topCandidates: topCandidates, recognizer: recognizer)
+            }, corners: corners?.map { $0.applying(m) }, topCandidates: topCandidates, recognizer: recognizer,
+            language: language)
     }
 }
 

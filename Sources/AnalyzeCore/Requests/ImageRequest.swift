@@ -52,6 +52,10 @@ public protocol ImageRequest: Sendable, Hashable, Codable {
     /// it itself when nothing started it. Default: nothing.
     static func prepareProcess()
 
+    /// What the request, as it is set, warns about on every image it reads (a language with no data
+    /// installed): added to each image's warnings. Default: nothing.
+    var warnings: [String] { get }
+
     /// Runs the request on one upright image.
     func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> Result
 }
@@ -68,6 +72,7 @@ extension ImageRequest {
     public var models: [ModelIdentity] { [] }
     public func resolvingOptionalModels(with models: ModelLocator) -> Self { self }
     public static func prepareProcess() {}
+    public var warnings: [String] { [] }
 
     /// The kind of this request value.
     public var kind: ObservationKind { Self.kind }

@@ -5,24 +5,6 @@ import Foundation
 extension TextRequest {
     /// Whether every language asked for is one the network reads: English and simplified Chinese, by
     /// Tesseract's codes (`eng`, `chi_sim`) or Vision's (`en-US`, `zh-Hans`).
-    static func networkReads(languages: String) -> Bool {
-        let codes = languages.split(whereSeparator: { $0 == "+" || $0 == "," }).map { $0.lowercased() }
-        return !codes.isEmpty
-            && codes.allSatisfy { code in
-                code == "eng" || code == "en" || code.hasPrefix("en-") || code.hasPrefix("en_") || code == "chi_sim"
-                    || code == "zh"
-                    || code.hasPrefix("zh-hans") || code == "zh-cn"
-            }
-    }
-
-    /// Whether the languages asked for are English alone (the network then reads English characters only).
-    static func englishOnly(_ languages: String) -> Bool {
-        !languages.split(whereSeparator: { $0 == "+" || $0 == "," }).contains { code in
-            let c = code.lowercased()
-            return c == "chi_sim" || c == "zh" || c.hasPrefix("zh-") || c.hasPrefix("zh_")
-        }
-    }
-
     /// A clean page: at least this fraction of the image (a gray copy at most 256 px a side) is within
     /// ``paperTolerance`` levels of its paper, the most common light level (from ``lightestPaper`` up).
     /// Scans, rendered documents and light screenshots are; photos, receipts photographed on a table,
@@ -79,6 +61,9 @@ extension TextRequest {
     /// A line read by the network is kept when its mean character probability is at least this
     /// (PaddleOCR's default is 0.5; `scripts/evaluate-text`: what lies between is mostly texture read as letters).
     static let minimumLineConfidence = 0.7
+    /// The confidence a line of one character needs: a lone shape (a circle, a QR code's finder square) is
+    /// read as a letter (O, 回) with a confidence a line of words would pass with.
+    static let minimumCharacterConfidence = 0.9
     /// The detector's mean probability inside a line for the line to be read (PaddleOCR's box_thresh).
     static let minimumLineScore = 0.5
 
@@ -101,7 +86,7 @@ extension TextRequest {
         }
         let read = try reader.read(
             found, in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
-            englishOnly: Self.englishOnly(languages))
+            englishOnly: reading.englishOnly)
         let lines = Self.inReadingOrder(Self.joiningRows(Self.withoutEchoes(read.compactMap { observation(of: $0) })))
         return (lines, lines.map(\.string).joined(separator: "\n"))
     }
@@ -117,9 +102,49 @@ extension TextRequest {
             score: 1)
         let read = try reader.read(
             [whole], in: image.pixels, classifyDirection: recognitionLevel.classifiesDirection,
-            englishOnly: Self.englishOnly(languages))
+            englishOnly: reading.englishOnly)
         let lines = read.compactMap { observation(of: $0) }
         return lines.isEmpty ? nil : lines
+    }
+
+    /// Tesseract's line confidence under which the network reads the line again: what Tesseract makes of
+    /// a script it has no data for (a page of Chinese read as English) or of a line it cannot see well.
+    static let unsureLineConfidence = 0.5
+
+    /// `read` with each line Tesseract is unsure of (``unsureLineConfidence``) read again by the network in
+    /// its box (a little taller and wider, so no stroke is cut), and replaced by what the network reads
+    /// when the network is sure of it (``minimumLineConfidence``) and surer than Tesseract: the page's
+    /// language is detected line by line, as Vision's `automaticallyDetectsLanguage` does.
+    func rereadingUnsureLines(
+        _ read: (lines: [TextObservation], fullText: String), in image: UprightImage, models: TextReaderModels,
+        engines: WorkerEngines
+    ) throws(AnalysisError) -> (lines: [TextObservation], fullText: String) {
+        let unsure = read.lines.indices.filter {
+            read.lines[$0].recognizer == nil && read.lines[$0].confidence < Self.unsureLineConfidence
+        }
+        guard !unsure.isEmpty else { return read }
+        let reader = try engines.textLineReader(models)
+        let detected = unsure.map { i -> DetectedLine in
+            let b = read.lines[i].boundingBox
+            let dy = 0.15 * b.height, dx = 0.3 * b.height
+            let x0 = max(0, b.x - dx), y0 = max(0, b.y - dy)
+            let x1 = min(Double(image.width), b.x + b.width + dx), y1 = min(Double(image.height), b.y + b.height + dy)
+            return DetectedLine(
+                corners: [
+                    PixelPoint(x: x0, y: y0), PixelPoint(x: x1, y: y0), PixelPoint(x: x1, y: y1),
+                    PixelPoint(x: x0, y: y1),
+                ], score: 1)
+        }
+        let again = try reader.read(
+            detected, in: image.pixels, classifyDirection: false, englishOnly: reading.englishOnly)
+        var lines = read.lines
+        var changed = false
+        for (k, i) in unsure.enumerated() where k < again.count {
+            guard let line = observation(of: again[k]), line.confidence > lines[i].confidence else { continue }
+            lines[i] = line
+            changed = true
+        }
+        return changed ? (lines, lines.map(\.string).joined(separator: "\n")) : read
     }
 
     /// The line's height across its reading direction.
@@ -133,8 +158,8 @@ extension TextRequest {
     /// Corners are given as the line reads; words are the runs of characters between spaces, each boxed
     /// by the span of the line it was read in.
     func observation(of read: ReadLine) -> TextObservation? {
-        guard read.confidence >= Self.minimumLineConfidence, read.text.contains(where: { $0.isLetter || $0.isNumber })
-        else { return nil }
+        let least = read.text.count == 1 ? Self.minimumCharacterConfidence : Self.minimumLineConfidence
+        guard read.confidence >= least, read.text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let c = read.line.corners
         // The quadrilateral as the line reads: a vertical line was turned a quarter counter-clockwise
         // (its top-right corner first), an upside-down one half a turn.
@@ -233,6 +258,17 @@ extension TextRequest {
     /// set wide apart into words.
     static let rowGap = 10.0
 
+    /// Whether `right`, standing apart from `left` on one row, is a field of its own rather than the rest of
+    /// `left`'s line: `left` ends in a number (it holds its value already: "Tea 2.50") and `right` is a
+    /// label with its value too ("Cake 3.80"). A label and its value ("Espresso" … "2.40") stay one line;
+    /// a shelf strip's prices are four lines, as the detector sees them.
+    static func startsAField(left: String, right: String) -> Bool {
+        guard let last = left.last(where: { !$0.isWhitespace }), last.isNumber,
+            let end = right.last(where: { !$0.isWhitespace }), end.isNumber
+        else { return false }
+        return right.contains { $0.isLetter }
+    }
+
     /// Network lines that continue one another on the same row joined into one line (reading order
     /// along the row): written the same way (directions within about 6°), of similar height (within a
     /// factor 1.5), the second's middle within a third of a line height of the first's axis, and the gap
@@ -252,7 +288,8 @@ extension TextRequest {
                     let o = a.offset(of: b)
                     let gap = o.along - a.length / 2 - b.length / 2
                     guard a.dx * b.dx + a.dy * b.dy > 0.995, max(a.height, b.height) <= 1.5 * min(a.height, b.height),
-                        abs(o.across) <= a.height / 3, o.along > 0, gap > -a.height / 2, gap <= rowGap * a.height
+                        abs(o.across) <= a.height / 3, o.along > 0, gap > -a.height / 2, gap <= rowGap * a.height,
+                        gap < a.height || !Self.startsAField(left: lastOfI.string, right: firstOfJ.string)
                     else { continue }
                     if next.map({ gap < $0.gap }) ?? true { next = (j, gap) }
                 }

@@ -7,7 +7,7 @@ extension TextRequest {
     func read(_ image: UprightImage, in area: TextArea?, engines: WorkerEngines) throws(AnalysisError) -> (
         lines: [TextObservation], fullText: String
     ) {
-        let engine = try engines.textEngine(languages: languages)
+        let engine = try engines.textEngine(languages: reading.tesseract ?? languages)
         var gray = try image.gray()
         var toImage: [Double]?
         if let area {
@@ -39,6 +39,7 @@ extension TextRequest {
             }
         }
         if let toImage { page.lines = page.lines.map { $0.mapped(through: toImage) } }
+        page = Self.splittingFields(page)
         guard minimumConfidence > 0 else { return page }
         let lines = page.lines.compactMap { line -> TextObservation? in
             let words = line.words.filter { $0.confidence >= minimumConfidence }
@@ -48,6 +49,56 @@ extension TextRequest {
                 boundingBox: line.boundingBox, words: words)
         }
         return (lines, lines.map(\.string).joined(separator: "\n"))
+    }
+
+    /// How far apart, in line heights, two words of one Tesseract line stand for the second to start a field
+    /// of its own (``startsAField(left:right:)``): farther than words of one phrase ever are.
+    static let fieldGap = 2.0
+
+    /// `page` with each line cut where a field of its own starts (a row of prices far apart on a shelf
+    /// strip), as the network's detector cuts such a row.
+    static func splittingFields(_ page: (lines: [TextObservation], fullText: String)) -> (
+        lines: [TextObservation], fullText: String
+    ) {
+        var changed = false
+        var lines: [TextObservation] = []
+        for line in page.lines {
+            let words = line.words
+            var pieces: [[RecognizedWord]] = []
+            var start = 0
+            for i in 1..<max(1, words.count) {
+                let gap = words[i].boundingBox.x - (words[i - 1].boundingBox.x + words[i - 1].boundingBox.width)
+                guard gap > fieldGap * line.boundingBox.height else { continue }
+                // The field to the right runs to the next wide gap.
+                var end = i + 1
+                while end < words.count,
+                    words[end].boundingBox.x - (words[end - 1].boundingBox.x + words[end - 1].boundingBox.width)
+                        <= fieldGap * line.boundingBox.height
+                {
+                    end += 1
+                }
+                let left = words[start..<i].map(\.string).joined(separator: " ")
+                let right = words[i..<end].map(\.string).joined(separator: " ")
+                if startsAField(left: left, right: right) {
+                    pieces.append(Array(words[start..<i]))
+                    start = i
+                }
+            }
+            guard !pieces.isEmpty else {
+                lines.append(line)
+                continue
+            }
+            pieces.append(Array(words[start...]))
+            changed = true
+            for piece in pieces {
+                let confidence = piece.reduce(0) { $0 + $1.confidence } / Double(max(1, piece.count))
+                lines.append(
+                    TextObservation(
+                        string: piece.map(\.string).joined(separator: " "), confidence: confidence,
+                        boundingBox: BoundingBox(enclosing: piece.flatMap(\.boundingBox.corners)), words: piece))
+            }
+        }
+        return changed ? (lines, lines.map(\.string).joined(separator: "\n")) : page
     }
 
     /// Tesseract's mean word confidence on a clean line image for its reading to be taken over the network's.

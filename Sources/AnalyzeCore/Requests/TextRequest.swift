@@ -20,8 +20,16 @@ public struct TextRequest: ImageRequest {
             }
     }
 
-    /// Tesseract language codes joined with `+`, e.g. `eng` or `eng+deu`.
+    /// The languages to read (``TextLanguages``): `auto` (the default) for every language the engines read,
+    /// detected line by line; or codes joined with `+`, e.g. `eng`, `eng+deu`, `zh-Hans`.
     public var languages: String
+
+    /// ``languages`` as each engine takes them.
+    public var reading: TextLanguages { TextLanguages(languages) }
+
+    /// What the request warns about on every image it reads: a language asked for whose Tesseract data is
+    /// not installed.
+    public var warnings: [String] { reading.warnings }
     /// Also report per-character boxes (Vision's `characterBoxes`).
     public var characterBoxes: Bool
     /// Words below this confidence (0–1) are dropped; lines left empty are dropped.
@@ -125,18 +133,18 @@ public struct TextRequest: ImageRequest {
     /// read photos, signs and screenshots when `scripts/fetch-models` has fetched them, Tesseract reads
     /// clean pages (and everything when the networks are not there), as Vision's `RecognizeTextRequest()`
     /// reads any picture. `TextRequest(gate: .off)` is Tesseract alone.
-    public init() { self.init(languages: "eng", gate: .auto) }
+    public init() { self.init(languages: TextLanguages.automatic, gate: .auto) }
 
     /// Text in `languages` with the networks `gate` asks for (the command line's `--text-gate`; `.auto`
     /// is its default: PP-OCR's networks read photos when `scripts/fetch-models` has fetched them).
-    public init(languages: String = "eng", gate: TextGate) {
+    public init(languages: String = TextLanguages.automatic, gate: TextGate) {
         self.init(
             languages: languages, textDetector: gate.detector.model, detectorIsOptional: gate.detector.isOptional,
             reader: gate.reader.models, readerIsOptional: gate.reader.isOptional)
     }
 
     public init(
-        languages: String = "eng", characterBoxes: Bool = false, minimumConfidence: Double = 0,
+        languages: String = TextLanguages.automatic, characterBoxes: Bool = false, minimumConfidence: Double = 0,
         detectsPageRotation: Bool = true,
         textDetector: TextDetectorModel? = nil, detectorIsOptional: Bool = false, pdfText: PDFText = .auto,
         reader: TextReaderModels? = nil, readerIsOptional: Bool = false,
@@ -160,6 +168,14 @@ public struct TextRequest: ImageRequest {
     /// Lines and the whole page text. One recognition pass; a second only when the first reading
     /// is poor and Tesseract's orientation detection (needs `tesseract-ocr-osd`) finds the page turned.
     public func perform(on image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
+        let page = try recognize(image, engines: engines)
+        let reading = self.reading
+        return RecognizedPage(
+            lines: page.lines.map { $0.reading(as: reading.language(of: $0.string)) }, fullText: page.fullText,
+            source: page.source)
+    }
+
+    private func recognize(_ image: UprightImage, engines: WorkerEngines) throws(AnalysisError) -> RecognizedPage {
         // A PDF page whose own text is taken (``pdfPageText(of:page:resolution:width:height:warnings:)``),
         // with the rest of the page read when it has figures.
         if let page = image.documentPage {
@@ -175,10 +191,10 @@ public struct TextRequest: ImageRequest {
                     ? try readingAround(pageText, in: image, engines: engines) : pageText
             }
         }
-        let network = reader.flatMap { Self.networkReads(languages: languages) ? $0 : nil }
-        // Tesseract reads the clean pages when it has the languages' data; when it has not (`chi_sim`
+        let network = reader.flatMap { reading.networkReads ? $0 : nil }
+        // Tesseract reads the clean pages when it has the languages' data; when it has none of them (`chi_sim`
         // not installed) and the network reads them, the network reads everything.
-        let tesseractReads = network == nil || (try? engines.textEngine(languages: languages)) != nil
+        let tesseractReads = network == nil || reading.tesseract != nil
         func isPage(_ area: TextArea?) throws(AnalysisError) -> Bool {
             guard tesseractReads else { return false }
             return try Self.isCleanPage(image, in: area)
@@ -197,9 +213,18 @@ public struct TextRequest: ImageRequest {
                 return page(lines, fullText: lines.map(\.string).joined(separator: "\n"), image: image)
             }
         }
-        // A gray image (or a gray page saved as RGB) is a scan: it is read whole, as the detector
-        // would find text on it.
-        if let textDetector, image.width * image.height > Self.gatePixels, image.hasColour {
+        // Routed by what the image holds, not by how its pixels are stored: a gray image that is not a clean
+        // page (a gray photo, a one-channel export of a sign) is read as a colour one is. A clean gray page
+        // is a scan: it is read whole, as the detector would find text all over it.
+        var wholeIsPage: Bool?
+        func isWholePage() throws(AnalysisError) -> Bool {
+            if let wholeIsPage { return wholeIsPage }
+            let page = try isPage(nil)
+            wholeIsPage = page
+            return page
+        }
+        let readAsColour = image.hasColour ? true : !(try isWholePage())
+        if let textDetector, image.width * image.height > Self.gatePixels, readAsColour {
             let regions = try Self.regions(in: image, detector: textDetector, engines: engines)
             let areas = TextArea.areas(enclosing: regions, width: image.width, height: image.height)
             // Text in parts of the photo (signs, labels) is read there, each part on its own, in
@@ -214,6 +239,10 @@ public struct TextRequest: ImageRequest {
                     let part =
                         if let network, !(try isPage(area)) {
                             try readWithNetwork(image, in: area, models: network, engines: engines)
+                        } else if let network {
+                            try rereadingUnsureLines(
+                                Self.vouched(try read(image, in: area, engines: engines), regions: regions), in: image,
+                                models: network, engines: engines)
                         } else {
                             Self.vouched(try read(image, in: area, engines: engines), regions: regions)
                         }
@@ -226,7 +255,8 @@ public struct TextRequest: ImageRequest {
         // A colour image is read by the network unless it is a clean page standing upright: a light
         // screenshot (landscape, mostly white) is the network's too (`scripts/evaluate-text`: Tesseract
         // read 62% of six light screenshots' words with 43 junk words, the network 9x% of the dark ones).
-        if let network, image.hasColour, !(try isPage(nil)) || image.width > image.height {
+        let networkReadsWhole = image.hasColour && image.width > image.height ? true : !(try isWholePage())
+        if let network, networkReadsWhole {
             // A photo the detector finds no text in has none to read: the line networks (about half a
             // second on a 1 MP photo) do not run.
             if let textDetector, image.width * image.height <= Self.gatePixels,
@@ -237,7 +267,8 @@ public struct TextRequest: ImageRequest {
             let read = try readWithNetwork(image, in: nil, models: network, engines: engines)
             return page(read.lines, fullText: read.fullText, image: image)
         }
-        let read = try read(image, in: nil, engines: engines)
+        var read = try read(image, in: nil, engines: engines)
+        if let network { read = try rereadingUnsureLines(read, in: image, models: network, engines: engines) }
         return page(read.lines, fullText: read.fullText, image: image)
     }
 

@@ -20,9 +20,9 @@ struct TextOptions: RequestOptions {
 
     @Option(
         help: ArgumentHelp(
-            "Languages for --text, joined with '+' (Vision's recognitionLanguages): Tesseract's codes, e.g. eng+deu (needs tesseract-ocr-<lang>). The text network reads eng and chi_sim (also written en-US, zh-Hans); with any other language Tesseract reads every image.",
+            "Languages for --text, joined with '+' (Vision's recognitionLanguages). auto: every language the engines read (the text network's simplified Chinese and English, Tesseract's English), each line saying which it was read as. Or Tesseract's codes, e.g. eng+deu (needs tesseract-ocr-<lang>; a missing one is a warning); the network reads eng and chi_sim (also written en-US, zh-Hans), only English characters when chi_sim is not named; with any other language Tesseract reads every image.",
             valueName: "langs"))
-    var languages: String = "eng"
+    var languages: String = TextLanguages.automatic
 
     @Option(
         name: .customLong("min-text-confidence"),
