@@ -10,7 +10,7 @@
 
 namespace {
 
-// The search's constants. Chosen on the development set (scripts/evaluate-horizon; docs/benchmarks.md).
+// The search's constants. Chosen on the development set (eval/horizon/evaluate-horizon; docs/benchmarks.md).
 constexpr double kMaxAngle = 25;        // degrees searched either way of level
 constexpr double kFineStep = 0.25;      // the fine search around the best line, degrees
 constexpr int kBand = 3;                // rows averaged on each side of a line for its step

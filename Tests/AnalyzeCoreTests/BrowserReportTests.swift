@@ -58,7 +58,7 @@ struct BrowserReportTests {
         #expect(dom.contains("the file is empty"))
     }
 
-    /// Typing and clicking in a real browser, at a phone's width, including the detail view and its layers (scripts/report-browser-check
+    /// Typing and clicking in a real browser, at a phone's width, including the detail view and its layers (Tests/Support/report-browser-check
     /// drives Chromium over the DevTools protocol with real key and mouse events).
     @Test func aPersonCanSearchFilterAndOpenTheRunDetailsAt400Pixels() throws {
         _ = try #require(Self.chromium, "install Debian's chromium (scripts/test does)")

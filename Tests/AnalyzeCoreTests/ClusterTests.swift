@@ -4,9 +4,9 @@ import Testing
 /// The README's cluster recipes, run rather than described.
 @Suite("Clusters")
 struct ClusterTests {
-    static let scripts = Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts")
+    static let scripts = Fixture.root.deletingLastPathComponent().appendingPathComponent("Tests/Support")
 
-    /// A single-node Slurm (munged, slurmctld, slurmd, started by `scripts/slurm-test` as root) runs the
+    /// A single-node Slurm (munged, slurmctld, slurmd, started by `Tests/Support/slurm-test` as root) runs the
     /// README's job array script unchanged over a folder of 37 inputs (5 of them broken): the merged report
     /// has every input exactly once and the summary a single run writes; an array task killed by
     /// `scontrol requeue` after its first output finishes its shard through `--resume`.

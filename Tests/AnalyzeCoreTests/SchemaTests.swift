@@ -5,7 +5,7 @@ import Testing
 @testable import AnalyzeCore
 @testable import AnalyzeOutput
 
-/// Every JSON the tool writes validates against `schemas/` (scripts/validate-json, Debian's
+/// Every JSON the tool writes validates against `schemas/` (Tests/Support/validate-json, Debian's
 /// python3-jsonschema, installed by scripts/test).
 @Suite("JSON schemas")
 struct SchemaTests {

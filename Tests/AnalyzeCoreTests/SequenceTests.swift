@@ -313,7 +313,7 @@ struct SequenceTests {
         }
     }
 
-    /// A folder of frames drawn by scripts/make-track-frames, with the target's true boxes.
+    /// A folder of frames drawn by Tests/Support/make-track-frames, with the target's true boxes.
     func drawnFrames(_ variant: String) throws -> (
         source: ImageSource, initial: BoundingBox, truth: [SequenceJSON.Box?]
     ) {

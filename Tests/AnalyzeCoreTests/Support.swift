@@ -72,14 +72,14 @@ enum Fixture {
     }
 }
 
-/// Runs one of the repository's Python scripts (`scripts/NAME`) with python3 and returns its exit
+/// Runs one of the tests' Python scripts (`Tests/Support/NAME`) with python3 and returns its exit
 /// status and its stdout and stderr together.
 func runScript(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
     status: Int32, output: String
 ) {
     try runProgram(
         "/usr/bin/python3",
-        [Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path] + arguments,
+        [Fixture.root.deletingLastPathComponent().appendingPathComponent("Tests/Support/\(name)").path] + arguments,
         environment: environment)
 }
 

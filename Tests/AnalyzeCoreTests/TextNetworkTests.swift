@@ -7,7 +7,7 @@ import Testing
 
 /// Text in photos, read by PP-OCRv4's networks on ONNX Runtime (issue 32), through the real engines:
 /// real street photos and words cut out of photos from opencv-doc (scripts/fetch-test-images), and
-/// photos made by scripts/make-text-photos with the text they hold known by construction.
+/// photos made by Tests/Support/make-text-photos with the text they hold known by construction.
 @Suite("Text in photos")
 struct TextNetworkTests {
     /// The request as `analyze --text` makes it when the networks are fetched.
@@ -25,7 +25,7 @@ struct TextNetworkTests {
     /// ("AT ALLTIMES"), which these tests do not hold against it.
     static func squeezed(_ text: String) -> String { text.lowercased().filter { !$0.isWhitespace } }
 
-    /// The photos made by scripts/make-text-photos, once per test process.
+    /// The photos made by Tests/Support/make-text-photos, once per test process.
     static let madePhotos: Result<URL, any Error> = Result {
         let folder = try Fixture.temporaryDirectory()
         let background = Fixture.root.deletingLastPathComponent().appendingPathComponent(
@@ -34,11 +34,11 @@ struct TextNetworkTests {
         let made = try runProgram(
             "/usr/bin/python3",
             [
-                Fixture.root.deletingLastPathComponent().appendingPathComponent("scripts/make-text-photos").path,
+                Fixture.root.deletingLastPathComponent().appendingPathComponent("Tests/Support/make-text-photos").path,
                 folder.path, background,
             ])
         guard made.status == 0 else {
-            throw AnalysisError(.engineFailed, "scripts/make-text-photos failed: \(made.output)")
+            throw AnalysisError(.engineFailed, "Tests/Support/make-text-photos failed: \(made.output)")
         }
         return folder
     }

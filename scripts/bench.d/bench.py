@@ -18,7 +18,7 @@ Measures, on every image under FOLDER (searched like analyze does: recursively, 
               "both cores" = the sum of the three split runs' walls.
   memory      the images replicated 10x (symlinks rep00_<name>...), all four requests at --jobs 2, once:
               peak RSS against the 1x run.
-  accuracy    scripts/evaluate-corpus --binary BIN --corpus FOLDER --jobs 2 --json FILE, after the timings, when
+  accuracy    eval/corpus/evaluate-corpus --binary BIN --corpus FOLDER --jobs 2 --json FILE, after the timings, when
               FOLDER is the corpus (has MANIFEST.tsv and peer-outputs.txt); its Haar is analyze's own
               --face-detector haar. A key it does not (yet) write shows as n/a.
   stages      DIR/summary.json of the all-four --jobs 1 run ("timings": seconds per stage summed over the
@@ -350,7 +350,7 @@ def main():
         accuracy = None
         if is_corpus:
             jfile = os.path.join(tmp, "evaluate.json")
-            log("  scripts/evaluate-corpus --json FILE (runs analyze itself: barcodes+text, faces, rects)")
+            log("  eval/corpus/evaluate-corpus --json FILE (runs analyze itself: barcodes+text, faces, rects)")
             p = subprocess.run([EVALUATE, "--binary", BIN, "--corpus", folder, "--jobs", "2", "--json", jfile,
                                 "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             try:
@@ -584,7 +584,7 @@ def render_extra(stages, accuracy, is_corpus, n, markdown=False):
         s = accuracy_summary(accuracy)
         g = lambda k: "n/a" if s.get(k) is None else str(s[k])
         pct = lambda h, d: f" ({100 * s[h] / s[d]:.1f}%)" if s.get(h) is not None and s.get(d) else ""
-        lines.append(f"Accuracy (scripts/evaluate-corpus): barcodes decoded analyze "
+        lines.append(f"Accuracy (eval/corpus/evaluate-corpus): barcodes decoded analyze "
                      f"{g('analyze_decoded')}/{g('expected')}, zbarimg {g('zbarimg_decoded')}/{g('expected')}; "
                      f"false positives analyze {g('false_positives_analyze')}, zbarimg {g('false_positives_zbarimg')}; "
                      f"word recall analyze {g('text_analyze_hits')}/{g('text_gt_words')}{pct('text_analyze_hits', 'text_gt_words')}, "

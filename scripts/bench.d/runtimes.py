@@ -3,7 +3,7 @@
 
     .models/text-dev/rapidocr/bin/python scripts/bench.d/runtimes.py [--reps N]
 
-Needs a Python with both cv2 (Debian's python3-opencv 4.6) and onnxruntime 1.21.0: the venv scripts/evaluate-text
+Needs a Python with both cv2 (Debian's python3-opencv 4.6) and onnxruntime 1.21.0: the venv eval/text/evaluate-text
 makes (.models/text-dev/rapidocr, over Debian's site packages) has both. Input: opencv-doc's messi5.jpg
 (scripts/fetch-test-images) resized to each network's input, preprocessed as analyze does. Prints, per network,
 the median forward time on each runtime (after one warm-up) and the largest difference between their outputs.

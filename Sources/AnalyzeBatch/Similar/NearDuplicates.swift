@@ -20,7 +20,7 @@ public struct NearDuplicates: Sendable, Hashable, Encodable {
     public let pairs: [Pair]
     public let groups: [[String]]
 
-    /// On the development set (scripts/evaluate-similar), copies of a photo (half or quarter size, JPEG
+    /// On the development set (eval/similar/evaluate-similar), copies of a photo (half or quarter size, JPEG
     /// quality 40 or 15, cropped by a tenth or a fifth, brighter, darker) measured at most 0.77 from each
     /// other and different photos at least 0.78: at 0.7, 99% of the copies are found and no different
     /// photo (docs/benchmarks.md, "Near-duplicates").

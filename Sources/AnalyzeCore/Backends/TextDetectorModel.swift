@@ -9,7 +9,7 @@
 /// the image's shape; analyze 0.4 letterboxed every landscape image into 672×512 (a portrait one into
 /// 512×672, a second network), so a 16:9 photo was seen 13% smaller with a black band under it. With
 /// 18–24 px capitals pasted at 48 places into the 16:9, 3:2 and 2:3 photos of `scripts/bench --photos`
-/// (`scripts/evaluate-text-gate`), 92.7% of the words were read instead of 72.3%, and 43 of 48 invoice
+/// (`eval/text/evaluate-text-gate`), 92.7% of the words were read instead of 72.3%, and 43 of 48 invoice
 /// lines instead of 31, in the same time; the same canvas cut to the letterboxed image (672×384 for
 /// 16:9: 18% faster) read 71.1%.
 ///

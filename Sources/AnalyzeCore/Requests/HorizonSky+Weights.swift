@@ -1,4 +1,4 @@
-// Written by scripts/train-horizon-sky (our own fit on the horizon development set's splits a and b).
+// Written by eval/horizon/train-horizon-sky (our own fit on the horizon development set's splits a and b).
 extension HorizonSky {
     /// The probe's bias.
     static let bias: Float = -0.15142087638378143

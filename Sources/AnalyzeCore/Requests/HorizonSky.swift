@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a photo's sky is, cell by cell: a logistic regression on EfficientNet-Lite0's last feature
 /// map (1280 channels; a 10 × 10 grid for the photo stretched to 320 px), fitted on our own annotation
-/// of the horizon development set (`scripts/train-horizon-sky`: a cell wholly above the horizon is
+/// of the horizon development set (`eval/horizon/train-horizon-sky`: a cell wholly above the horizon is
 /// sky, one wholly below is ground; the photos without a horizon are ground everywhere, a kite in the
 /// sky is sky everywhere). The horizon search judges its candidate lines by it: a road's edge, a rail
 /// or a bay's near shore has ground above it, the horizon has sky; and a line with no ground below it

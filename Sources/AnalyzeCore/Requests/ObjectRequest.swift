@@ -33,7 +33,7 @@ public struct ObjectRequest: ImageRequest {
     /// by area (YOLO11n) is run on tiles. Each tile costs about one pass of the whole view.
     public var tiles: Int?
 
-    /// The default threshold, chosen for F1 on the development set of `scripts/evaluate-objects`
+    /// The default threshold, chosen for F1 on the development set of `eval/objects/evaluate-objects`
     /// (56 photos, 198 boxes; the curve in docs/benchmarks.md): YOLO11n at 800 and 640 fused has its
     /// best F1 at 0.25 on the photos as they are and on their dim, dark and webcam-like copies.
     public static let defaultMinimumConfidence = 0.25

@@ -58,7 +58,7 @@ extension TextRequest {
     /// of a line it found only part of); regions whose grown boxes overlap are one part, read on its
     /// own (two labels at opposite corners are two small parts, not most of the photo). On 24 photos
     /// with a pasted page of 18-24 px capitals this read 86% of the words instead of 60%
-    /// (`scripts/evaluate-text-gate`; the junk read around them is dropped by ``vouched(_:regions:)``):
+    /// (`eval/text/evaluate-text-gate`; the junk read around them is dropped by ``vouched(_:regions:)``):
     /// small print is where the detector, at a sixth of a 12 MP photo's size, is at its limit.
     struct TextArea {
         let x, y, width, height: Int

@@ -8,7 +8,7 @@ extension TextRequest {
     /// A clean page: at least this fraction of the image (a gray copy at most 256 px a side) is within
     /// ``paperTolerance`` levels of its paper, the most common light level (from ``lightestPaper`` up).
     /// Scans, rendered documents and light screenshots are; photos, receipts photographed on a table,
-    /// signs, a grey road with a sign on it and dark screenshots are not (`scripts/evaluate-text`).
+    /// signs, a grey road with a sign on it and dark screenshots are not (`eval/text/evaluate-text`).
     static let cleanPageFraction = 0.6
     static let paperTolerance = 16
     static let lightestPaper = 170
@@ -59,7 +59,7 @@ extension TextRequest {
     static let lineImageHeight = 160
 
     /// A line read by the network is kept when its mean character probability is at least this
-    /// (PaddleOCR's default is 0.5; `scripts/evaluate-text`: what lies between is mostly texture read as letters).
+    /// (PaddleOCR's default is 0.5; `eval/text/evaluate-text`: what lies between is mostly texture read as letters).
     static let minimumLineConfidence = 0.7
     /// The confidence a line of one character needs: a lone shape (a circle, a QR code's finder square) is
     /// read as a letter (O, 回) with a confidence a line of words would pass with.

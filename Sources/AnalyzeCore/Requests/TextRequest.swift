@@ -253,7 +253,7 @@ public struct TextRequest: ImageRequest {
             }
         }
         // A colour image is read by the network unless it is a clean page standing upright: a light
-        // screenshot (landscape, mostly white) is the network's too (`scripts/evaluate-text`: Tesseract
+        // screenshot (landscape, mostly white) is the network's too (`eval/text/evaluate-text`: Tesseract
         // read 62% of six light screenshots' words with 43 junk words, the network 9x% of the dark ones).
         let networkReadsWhole = image.hasColour && image.width > image.height ? true : !(try isWholePage())
         if let network, networkReadsWhole {
