@@ -61,8 +61,8 @@ extension TextRequest {
     /// A line read by the network is kept when its mean character probability is at least this
     /// (PaddleOCR's default is 0.5; `eval/text/evaluate-text`: what lies between is mostly texture read as letters).
     static let minimumLineConfidence = 0.7
-    /// The confidence a line of one character needs: a lone shape (a circle, a QR code's finder square) is
-    /// read as a letter (O, 回) with a confidence a line of words would pass with.
+    /// The confidence a line of one or two letters or digits needs: a lone shape (a circle, a QR code's finder
+    /// squares) is read as a letter or two (O, 回, 0.:0) with a confidence a line of words would pass with.
     static let minimumCharacterConfidence = 0.9
     /// The detector's mean probability inside a line for the line to be read (PaddleOCR's box_thresh).
     static let minimumLineScore = 0.5
@@ -107,9 +107,10 @@ extension TextRequest {
         return lines.isEmpty ? nil : lines
     }
 
-    /// Tesseract's line confidence under which the network reads the line again: what Tesseract makes of
-    /// a script it has no data for (a page of Chinese read as English) or of a line it cannot see well.
-    static let unsureLineConfidence = 0.5
+    /// Tesseract's line confidence under which the network reads the line again: what Tesseract
+    /// makes of a script it has no data for (a line of Chinese read as English) or of a line it cannot see
+    /// well. A line the network reads no better keeps Tesseract's reading.
+    static let unsureLineConfidence = 0.8
 
     /// `read` with each line Tesseract is unsure of (``unsureLineConfidence``) read again by the network in
     /// its box (a little taller and wider, so no stroke is cut), and replaced by what the network reads
@@ -138,13 +139,21 @@ extension TextRequest {
         let again = try reader.read(
             detected, in: image.pixels, classifyDirection: false, englishOnly: reading.englishOnly)
         var lines = read.lines
-        var changed = false
+        var fullText = read.fullText
+        var searchFrom = fullText.startIndex
         for (k, i) in unsure.enumerated() where k < again.count {
-            guard let line = observation(of: again[k]), line.confidence > lines[i].confidence else { continue }
+            guard let line = observation(of: again[k]), line.confidence > lines[i].confidence,
+                line.string != lines[i].string
+            else { continue }
+            // The whole text keeps Tesseract's layout (blank lines between blocks): the line's text is replaced
+            // where it stands.
+            if let at = fullText.range(of: lines[i].string, range: searchFrom..<fullText.endIndex) {
+                fullText.replaceSubrange(at, with: line.string)
+                searchFrom = fullText.index(at.lowerBound, offsetBy: line.string.count)
+            }
             lines[i] = line
-            changed = true
         }
-        return changed ? (lines, lines.map(\.string).joined(separator: "\n")) : read
+        return (lines, fullText)
     }
 
     /// The line's height across its reading direction.
@@ -158,7 +167,9 @@ extension TextRequest {
     /// Corners are given as the line reads; words are the runs of characters between spaces, each boxed
     /// by the span of the line it was read in.
     func observation(of read: ReadLine) -> TextObservation? {
-        let least = read.text.count == 1 ? Self.minimumCharacterConfidence : Self.minimumLineConfidence
+        let least =
+            read.text.filter { $0.isLetter || $0.isNumber }.count <= 2
+            ? Self.minimumCharacterConfidence : Self.minimumLineConfidence
         guard read.confidence >= least, read.text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let c = read.line.corners
         // The quadrilateral as the line reads: a vertical line was turned a quarter counter-clockwise

@@ -252,9 +252,8 @@ public struct TextRequest: ImageRequest {
                 return page(lines, fullText: texts.joined(separator: "\n\n"), image: image)
             }
         }
-        // A colour image is read by the network unless it is a clean page standing upright: a light
-        // screenshot (landscape, mostly white) is the network's too (`eval/text/evaluate-text`: Tesseract
-        // read 62% of six light screenshots' words with 43 junk words, the network 9x% of the dark ones).
+        // An image is read by the network unless it is a clean page standing upright, gray or colour: a light
+        // colour screenshot (landscape, mostly white) is the network's too.
         let networkReadsWhole = image.hasColour && image.width > image.height ? true : !(try isWholePage())
         if let network, networkReadsWhole {
             // A photo the detector finds no text in has none to read: the line networks (about half a
@@ -268,7 +267,14 @@ public struct TextRequest: ImageRequest {
             return page(read.lines, fullText: read.fullText, image: image)
         }
         var read = try read(image, in: nil, engines: engines)
-        if let network { read = try rereadingUnsureLines(read, in: image, models: network, engines: engines) }
+        if let network {
+            // What looked like a clean page but where Tesseract found no line (a gray photo with light areas,
+            // a sign on it) is read by the network; the lines Tesseract is unsure of are read again by it.
+            read =
+                read.lines.isEmpty
+                ? try readWithNetwork(image, in: nil, models: network, engines: engines)
+                : try rereadingUnsureLines(read, in: image, models: network, engines: engines)
+        }
         return page(read.lines, fullText: read.fullText, image: image)
     }
 
