@@ -6,7 +6,7 @@
 // Why: HEVC decoding is exact by the standard, so both give the same YCbCr samples and libheif turns them
 // into the same RGB, byte for byte (checked on pillow-heif's and libheif's test images, 8/10/12-bit, gray,
 // alpha, grids); libavcodec's decoder takes a third less CPU than libde265 on a 12 MP iPhone photo and half
-// on a single-stream one (docs/benchmarks.md, fourteenth round).
+// on a single-stream one (docs/benchmarks.md, "HEIC photos").
 //
 // libavcodec.so.59 is opened on the first HEIC, not linked (it would load FFmpeg's codecs on every start),
 // and is optional: without it (the package Recommends it, with the video support) libheif's libde265
