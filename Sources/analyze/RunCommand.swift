@@ -16,7 +16,7 @@ struct RunCommand: ParsableCommand {
             For every input image, writes into the output folder:
               <name>.png   the upright image with every observation drawn on it
               <name>.svg   a vector overlay of the observations (refers to the input)
-              <name>.json  the observations as data (see the README's "JSON" section)
+              <name>.json  the observations as data (docs/output.md describes every field)
             For every video, folder of frames (--sequence) or live stream (a udp://, rtsp://… URL or /dev/video*):
               <name>.json         every analysed frame's observations, then the tracks (--track)
               <name>.mp4          the analysed frames with their observations drawn
@@ -28,10 +28,11 @@ struct RunCommand: ParsableCommand {
             Exit status: 0 all images analysed; 1 some images failed or failed a --require/--forbid check (each named on stderr); 2 usage error (bad flag, no inputs, output folder not writable, a requested model missing).
 
             Other subcommands:
-              analyze report DIR...   merge sharded runs (--shard) into one report
-              analyze models          where models are looked for, which are there
-              analyze version         the version
-              analyze help [SUB]      help on a subcommand
+              analyze report DIR...    merge sharded runs (--shard) into one report
+              analyze similar PATH...  near-duplicate images, by their feature prints
+              analyze models           where models are looked for, which are there
+              analyze version          the version
+              analyze help [SUB]       help on a subcommand
             """
     )
 

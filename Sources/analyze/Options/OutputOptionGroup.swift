@@ -136,7 +136,7 @@ struct RunOptionGroup: ParsableArguments {
     @Flag(
         name: .customLong("print"),
         help:
-            "Print what zbarimg and tesseract print on stdout, image by image in input order: each barcode as symbology:payload on its own line, then the recognised text followed by a form feed; for a video, each distinct barcode once. On a terminal, control characters in payloads and text are shown as U+FFFD."
+            "Print what zbarimg and tesseract print on stdout, image by image in input order: each barcode as symbology:payload on its own line, then the recognised text followed by a form feed; for a video, each distinct barcode once. On a terminal, control characters (but newline, tab and form feed) and bidirectional controls in payloads and text are shown as escapes (\\x1b, \\u202e)."
     )
     var print = false
 
