@@ -219,6 +219,108 @@ struct BarcodeRequestTests {
         #expect(try BarcodeRequest.turnedPassParts(of: small, scale: 1, diagonalRegions: nil).count == 1)
     }
 
+    /// Distinct QR codes of one version at level M, `columns` × `rows` of them in reading order, drawn
+    /// `module` pixels a module with a quiet zone of `quiet` modules, as zint encodes them (`--batch
+    /// --dump`: the modules of one symbol per payload, a row of hex digits per row of modules); the
+    /// image and the payloads.
+    static func qrSheet(
+        columns: Int, rows: Int, version: Int, module: Int, quiet: Int, payload: (Int) -> String
+    ) throws -> (UprightImage, [String]) {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/zint"), "run scripts/test (installs zint)")
+        let payloads = (1...(columns * rows)).map(payload)
+        let folder = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let list = folder.appendingPathComponent("payloads.txt")
+        try Data((payloads.joined(separator: "\n") + "\n").utf8).write(to: list)
+        let (status, output) = try runProgram(
+            "/usr/bin/zint", ["-b", "58", "--secure=2", "--vers=\(version)", "--batch", "--dump", "-i", list.path])
+        let lines = output.split(separator: "\n").filter { $0.allSatisfy { $0.isHexDigit || $0 == " " } }
+        let side = 17 + 4 * version
+        try #require(status == 0 && lines.count == side * payloads.count, "zint: \(output.prefix(300))")
+        let pitch = (side + 2 * quiet) * module
+        let (width, height) = (columns * pitch, rows * pitch)
+        var pixels = [UInt8](repeating: 255, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for code in payloads.indices {
+                let (left, top) = ((code % columns) * pitch + quiet * module, (code / columns) * pitch + quiet * module)
+                for row in 0..<side {
+                    let bits = Array(lines[code * side + row].filter { $0 != " " })
+                    for column in 0..<side {
+                        guard let nibble = bits[column / 4].hexDigitValue, nibble & (8 >> (column % 4)) != 0 else {
+                            continue
+                        }
+                        for y in 0..<module {
+                            let start = (top + row * module + y) * width + left + column * module
+                            for x in 0..<module { buffer[start + x] = 0 }
+                        }
+                    }
+                }
+            }
+        }
+        let pgm = Array("P5\n\(width) \(height)\n255\n".utf8) + pixels
+        return (try UprightImage(decoding: pgm, orientation: .up, maximumPixels: width * height), payloads)
+    }
+
+    /// Every payload of the sheet read (99% of them at least), each once, and nothing that is not on it.
+    func expectEveryCodeAndNothingElse(_ codes: [BarcodeObservation], _ payloads: [String]) {
+        let expected = Set(payloads), found = codes.map(\.payload)
+        let read = Set(found).intersection(expected).count
+        #expect(read * 100 >= expected.count * 99, "\(read) of \(expected.count) read")
+        let invented = codes.filter { !expected.contains($0.payload) || $0.symbology != .qr }
+        #expect(invented.isEmpty, "\(invented.map { "\($0.symbology):\($0.payload) at \($0.boundingBox)" })")
+        #expect(found.count == Set(found).count, "a code reported twice")
+    }
+
+    @Test func readsEveryCodeOfASheetOfTwoThousandSmallQRCodes() throws {
+        // 50 × 40 codes of 75 px (version 1, 3 px modules): 3750 × 3000, a large image, first read on its
+        // 3 MP copy, where the modules are 1.5 px and only a few codes are read; those call for the
+        // full-resolution tiles.
+        let (sheet, payloads) = try Self.qrSheet(columns: 50, rows: 40, version: 1, module: 3, quiet: 2) {
+            String(format: "SHEET-%04d", $0)
+        }
+        let codes = try BarcodeRequest().perform(on: sheet, engines: WorkerEngines())
+        expectEveryCodeAndNothingElse(codes, payloads)
+    }
+
+    @Test(arguments: [10, 4]) func readsEveryCodeOfAStripOfTwoThousandAndInventsNone(rows: Int) throws {
+        // 200 × 10 (13200 × 660) or 500 × 4 (33000 × 264) codes of 66 px (version 3, 2 px modules): too
+        // narrow to be a large image, read whole at full resolution. zxing-cpp's one read finds 85 codes,
+        // and a Micro QR symbol in a QR code's finder pattern (on both), a DataBar along a row of two
+        // codes' modules (on the second); the tiles read all the codes, and what lies within them is no
+        // symbol.
+        let (strip, payloads) = try Self.qrSheet(columns: 2000 / rows, rows: rows, version: 3, module: 2, quiet: 2) {
+            String(format: "https://example.com/t/%04d", $0)
+        }
+        let codes = try BarcodeRequest().perform(on: strip, engines: WorkerEngines())
+        expectEveryCodeAndNothingElse(codes, payloads)
+    }
+
+    @Test func onlyACrowdOrCodesNearTheCopysResolutionLimitCallForTheTiles() throws {
+        func qr(_ index: Int, side: Double) -> BarcodeReading {
+            BarcodeReading(
+                symbology: .qr, bytes: Array("\(index)".utf8), text: "\(index)",
+                corners: BoundingBox(x: Double(index) * 200, y: 100, width: side, height: side).corners,
+                inverted: false, engine: .zxing, pass: .primary, quality: 0, version: "1", errorCorrectionLevel: "M",
+                unusedErrorCorrection: 1)
+        }
+        // Three codes read whole: nothing more.
+        #expect(
+            BarcodeSheet.plan(after: (0..<3).map { qr($0, side: 84) }, copyScale: 1, width: 4000, height: 3000) == nil)
+        // Four are a crowd: QR codes read again in tiles covering the image, each code's size whole in one.
+        let plan = try #require(
+            BarcodeSheet.plan(after: (0..<4).map { qr($0, side: 84) }, copyScale: 1, width: 4000, height: 3000))
+        #expect(plan.families == [.qr])
+        for (starts, length) in [(Set(plan.tiles.map(\.x)).sorted(), 4000), (Set(plan.tiles.map(\.y)).sorted(), 3000)] {
+            let side = plan.tiles[0].width
+            #expect(starts.first == 0 && starts.last.map { $0 + side } == length)
+            for (a, b) in zip(starts, starts.dropFirst()) { #expect(a + side - b >= 84) }
+        }
+        // One version 1 code (21 modules) of 84 px on a large image's copy: at 0.4 its modules are 1.6 px
+        // there, near the copy's limit; at 0.6, 2.4 px.
+        #expect(BarcodeSheet.plan(after: [qr(0, side: 84)], copyScale: 0.4, width: 4000, height: 3000) != nil)
+        #expect(BarcodeSheet.plan(after: [qr(0, side: 84)], copyScale: 0.6, width: 4000, height: 3000) == nil)
+    }
+
     /// An SQ code drawn cell by cell as ZBar's reader (`zbar/sqcode.c`) follows it: a border of dots
     /// every other cell along the top and left, a 2×2 corner (black top-left and bottom-right cells)
     /// at the top-right and bottom-left, dots on odd cells down the right and along the bottom, and

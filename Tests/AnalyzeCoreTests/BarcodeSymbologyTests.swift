@@ -116,6 +116,15 @@ struct BarcodeSymbologyTests {
     }
 }
 
+extension BarcodeReading {
+    /// The reading with another share of its error correction unused.
+    func with(unused: Double) -> BarcodeReading {
+        var reading = self
+        reading.unusedErrorCorrection = unused
+        return reading
+    }
+}
+
 /// The fusion's structure checks, on readings made by hand.
 @Suite("Barcode fusion")
 struct BarcodeFusionTests {
@@ -201,6 +210,72 @@ struct BarcodeFusionTests {
         // ZBar read "UPC-E" from 8 pixels of a photo's column (ZXing suite, upca-2/38.png).
         let sliver = reading(.upce, "02212166", engine: .zbar, x: 111, y: 115, width: 0, height: 8)
         #expect(BarcodeFusion.fuse(zxing: [], zbar: [sliver], wanted: all).isEmpty)
+    }
+
+    /// A 2-D reading with zxing-cpp's error-correction report.
+    func matrixReading(
+        _ symbology: BarcodeSymbology, _ payload: String, version: String, level: String, unused: Double,
+        x: Double = 100, y: Double = 100, side: Double = 27
+    ) -> BarcodeReading {
+        var made = reading(symbology, payload, engine: .zxing, x: x, y: y, width: side, height: side)
+        made.version = version
+        made.errorCorrectionLevel = level
+        made.unusedErrorCorrection = unused
+        return made
+    }
+
+    @Test func aReadingThatSpentItsSymbolsMisdecodeProtectionIsNotReported() throws {
+        // A QR code's finder pattern read by zxing-cpp as a Micro QR M1 symbol with one error
+        // "corrected": an M1 symbol's two error-correction codewords only detect errors.
+        let m1 = matrixReading(.microQR, "8740", version: "M1", level: "L", unused: 0)
+        #expect(BarcodeFusion.fuse(zxing: [m1], zbar: [], wanted: all).isEmpty)
+        #expect(BarcodeFusion.fuse(zxing: [m1.with(unused: 1)], zbar: [], wanted: all).count == 1)
+        // A version 1-M QR code corrects 4 errors of its 10 codewords' 5: 5 corrected is a misdecode.
+        let qr = matrixReading(.qr, "SHEET-0001", version: "1", level: "M", unused: 0, side: 63)
+        #expect(BarcodeFusion.fuse(zxing: [qr], zbar: [], wanted: all).isEmpty)
+        #expect(BarcodeFusion.fuse(zxing: [qr.with(unused: 0.2)], zbar: [], wanted: all).count == 1)
+        // Larger symbols keep nothing back.
+        let v5 = matrixReading(.qr, "SHEET-0001", version: "5", level: "M", unused: 0, side: 63)
+        #expect(BarcodeFusion.fuse(zxing: [v5], zbar: [], wanted: all).count == 1)
+        // zxing-cpp reports what the rule needs: the fixture's QR code is a version 2-M symbol read
+        // without an error.
+        let gray = try OpenCVMat.decode(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("barcodes/qr-hello.png"))))
+        ).0.bgr().gray()
+        let read = try #require(try ZXingReader(families: [.qr]).read(gray).first)
+        #expect(read.version == "2" && read.errorCorrectionLevel == "M" && read.unusedErrorCorrection == 1)
+        #expect(read.moduleCount == 25)
+    }
+
+    @Test func aReadingLyingAcrossTwoQRCodesIsPiecesOfThemNotASymbol() {
+        // A DataBar read along a row of modules running through two neighbouring QR codes (a strip of
+        // codes 66 px apart), and a Micro QR symbol in one's finder pattern: neither is reported.
+        let left = reading(.qr, "A", engine: .zxing, x: 18946, y: 136, width: 58, height: 58)
+        let right = reading(.qr, "B", engine: .zxing, x: 19012, y: 136, width: 58, height: 58)
+        let across = reading(.gs1DataBar, "0191647624526336", engine: .zxing, x: 18966, y: 164, width: 81, height: 6)
+        let finder = reading(.microQR, "794184", engine: .zxing, x: 18946, y: 136, width: 14, height: 14)
+        let fused = BarcodeFusion.fuse(zxing: [left, right, across, finder], zbar: [], wanted: all)
+        #expect(fused.map(\.payload) == ["A", "B"])
+        // The same readings beside the codes, not on them, are symbols.
+        let beside = reading(.gs1DataBar, "0191647624526336", engine: .zxing, x: 18966, y: 300, width: 81, height: 6)
+        #expect(BarcodeFusion.fuse(zxing: [left, right, beside], zbar: [], wanted: all).count == 3)
+    }
+
+    @Test func whichDuplicateIsKeptDoesNotDependOnTheOrderOfTheReadings() {
+        // One code read in two overlapping tiles, its corners a pixel apart.
+        var first = reading(.qr, "SHEET-0001", engine: .zxing)
+        var second = first
+        first.corners = [
+            PixelPoint(x: 100, y: 100), PixelPoint(x: 163, y: 100), PixelPoint(x: 163, y: 163),
+            PixelPoint(x: 100, y: 163),
+        ]
+        second.corners = [
+            PixelPoint(x: 100, y: 100), PixelPoint(x: 164, y: 101), PixelPoint(x: 163, y: 164),
+            PixelPoint(x: 100, y: 163),
+        ]
+        let forward = BarcodeFusion.fuse(zxing: [first, second], zbar: [], wanted: all)
+        #expect(forward.count == 1)
+        #expect(forward == BarcodeFusion.fuse(zxing: [second, first], zbar: [], wanted: all))
     }
 
     @Test func dataBarExpandedMustBeAValidElementString() {

@@ -94,7 +94,15 @@ final class ZXingReader {
         let binary = ZXing_Barcode_contentType(barcode) == ZXing_ContentType_Binary
         return BarcodeReading(
             symbology: symbology, bytes: bytes, text: binary ? nil : text, corners: corners,
-            inverted: ZXing_Barcode_isInverted(barcode), engine: .zxing, pass: .primary, quality: 0)
+            inverted: ZXing_Barcode_isInverted(barcode), engine: .zxing, pass: .primary, quality: 0,
+            version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
+            unusedErrorCorrection: extra(barcode, "UEC").flatMap(Double.init))
+    }
+
+    /// One of the symbol's extra properties (`ZXing_Barcode_extra`), nil when it has none of that name.
+    private static func extra(_ barcode: OpaquePointer, _ key: String) -> String? {
+        guard let value = takeString(ZXing_Barcode_extra(barcode, key)), !value.isEmpty else { return nil }
+        return value
     }
 
     /// A string zxing-cpp allocated, copied (invalid UTF-8 repaired) and freed.

@@ -9,6 +9,11 @@
 ///   readings from its extra passes (inverted, turned by 45°) only when their symbology checks
 ///   itself (error correction or a mandatory check digit): zxing-cpp tries inversion and rotation
 ///   itself, so a Code 39, Codabar or plain I2/5 that only ZBar's extra pass saw is not trusted.
+/// - A QR or Micro QR reading that spent the error correction its symbol keeps back for misdecode
+///   protection is not trusted (`BarcodeValidation.keepsMisdecodeProtection`).
+/// - Symbols do not overlap: a reading that lies mostly inside larger 2-D symbols' outlines is
+///   pieces of them misread (a QR code's finder pattern as a Micro QR symbol, a row of modules across
+///   two QR codes as a DataBar), and is dropped.
 /// - Two ZBar-only 1-D readings of different payloads along one symbol (one above the other, a few
 ///   scan lines apart) are one symbol: the one with more agreeing scan lines is kept.
 /// - A ZBar 1-D reading must span, along its scan lines, at least 80% of the symbology's fewest
@@ -40,7 +45,9 @@ enum BarcodeFusion {
                     centreDistance(reading, zbarReadings[$0]) < centreDistance(reading, zbarReadings[$1])
                 }
             guard let partnerIndex else {
-                if BarcodeValidation.isValid(reading) { observations.append(observation(reading, engines: [.zxing])) }
+                if BarcodeValidation.isValid(reading) && trusted(reading) {
+                    observations.append(observation(reading, engines: [.zxing]))
+                }
                 continue
             }
             unmatchedZBar.removeAll { $0 == partnerIndex }
@@ -53,7 +60,7 @@ enum BarcodeFusion {
                 continue
             }
             // Disagreement: structure first, then zxing-cpp.
-            let zxingValid = BarcodeValidation.isValid(reading),
+            let zxingValid = BarcodeValidation.isValid(reading) && trusted(reading),
                 zbarValid = BarcodeValidation.isValid(partner) && trusted(partner)
             if zxingValid || !zbarValid {
                 if zxingValid {
@@ -88,14 +95,79 @@ enum BarcodeFusion {
             }
             observations.append(observation(reading, engines: [.zbar]))
         }
-        return observations.sortedForOutput()
+        return droppingPiecesOfOtherSymbols(observations).sortedForOutput()
     }
 
-    /// ZBar's extra-pass readings count only for self-checking symbologies.
+    /// Whether one engine's reading may stand on its own (given its structure checks): its symbol kept
+    /// its misdecode protection; ZBar's readings also span enough pixels, and its extra passes count
+    /// only for self-checking symbologies.
     private static func trusted(_ reading: BarcodeReading) -> Bool {
+        guard BarcodeValidation.keepsMisdecodeProtection(reading) else { return false }
         guard reading.engine == .zbar else { return true }
         return BarcodeValidation.hasPlausibleExtent(reading)
             && (reading.pass == .primary || reading.symbology.isSelfChecking)
+    }
+
+    /// The observations without those that lie mostly inside larger 2-D symbols' outlines: of points
+    /// spread evenly over a reading's outline (5 × 5 of them), at least half fall inside such
+    /// symbols (a 1-D reading across two neighbouring QR codes lies in both).
+    static func droppingPiecesOfOtherSymbols(_ observations: [BarcodeObservation]) -> [BarcodeObservation] {
+        let outlines = observations.indices.filter {
+            observations[$0].symbology.isTwoDimensional && observations[$0].corners.count == 4
+        }
+        guard !outlines.isEmpty else { return observations }
+        // A grid of cells as large as the largest outline: each outline is listed in the (at most
+        // four) cells it touches, and a point is looked up in its own cell only.
+        let cell = max(
+            1, outlines.map { max(observations[$0].boundingBox.width, observations[$0].boundingBox.height) }.max() ?? 1)
+        func key(_ point: PixelPoint) -> SIMD2<Int> {
+            SIMD2(Int((point.x / cell).rounded(.down)), Int((point.y / cell).rounded(.down)))
+        }
+        var grid: [SIMD2<Int>: [Int]] = [:]
+        for index in outlines {
+            let box = observations[index].boundingBox
+            let low = key(PixelPoint(x: box.x, y: box.y)), high = key(PixelPoint(x: box.maxX, y: box.maxY))
+            for cx in low.x...high.x {
+                for cy in low.y...high.y { grid[SIMD2(cx, cy), default: []].append(index) }
+            }
+        }
+        let steps = [0.1, 0.3, 0.5, 0.7, 0.9]
+        return observations.indices.filter { index in
+            let observation = observations[index], area = observation.boundingBox.area
+            let corners = observation.corners.count == 4 ? observation.corners : observation.boundingBox.corners
+            var inside = 0
+            for u in steps {
+                for v in steps {
+                    let point = interpolated(corners, u, v)
+                    let covered = (grid[key(point)] ?? []).contains { other in
+                        other != index && observations[other].boundingBox.area > area
+                            && isInside(point, observations[other].corners)
+                    }
+                    if covered { inside += 1 }
+                }
+            }
+            return 2 * inside < steps.count * steps.count
+        }.map { observations[$0] }
+    }
+
+    /// The point at (u, v) of a quadrilateral (corners in order), 0...1 along its first side and its second.
+    private static func interpolated(_ corners: [PixelPoint], _ u: Double, _ v: Double) -> PixelPoint {
+        let (a, b, c, d) = (corners[0], corners[1], corners[2], corners[3])
+        let top = (x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u)
+        let bottom = (x: d.x + (c.x - d.x) * u, y: d.y + (c.y - d.y) * u)
+        return PixelPoint(x: top.x + (bottom.x - top.x) * v, y: top.y + (bottom.y - top.y) * v)
+    }
+
+    /// Whether a point lies inside a convex quadrilateral (corners in order, either way round).
+    private static func isInside(_ point: PixelPoint, _ corners: [PixelPoint]) -> Bool {
+        var sign = 0.0
+        for i in corners.indices {
+            let a = corners[i], b = corners[(i + 1) % corners.count]
+            let cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)
+            if cross == 0 { continue }
+            if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+        }
+        return true
     }
 
     private static func observation(
@@ -118,16 +190,23 @@ enum BarcodeFusion {
 
     /// zxing-cpp can report one symbol twice: an EAN/UPC with and without its add-on (the longer
     /// stays), a stacked symbol read in both directions (the first in reading order stays).
+    /// (Only readings of one symbology and main payload can be one symbol: they are compared within
+    /// such groups, so that a sheet of two thousand codes read twice over is not compared pairwise.)
     static func collapsingDuplicates(_ readings: [BarcodeReading]) -> [BarcodeReading] {
+        struct Key: Hashable {
+            let symbology: BarcodeSymbology
+            let payload: [UInt8]
+        }
         var kept: [BarcodeReading] = []
+        var groups: [Key: [Int]] = [:]
         for reading in readings.sorted(by: orderedForMatching) {
-            if let index = kept.firstIndex(where: { other in
-                other.symbology == reading.symbology && overlaps(other.boundingBox, reading.boundingBox)
-                    && (other.bytes == reading.bytes
-                        || (reading.symbology.family == .eanUPC && other.mainBytes == reading.mainBytes))
-            }) {
+            let key = Key(
+                symbology: reading.symbology,
+                payload: reading.symbology.family == .eanUPC ? reading.mainBytes : reading.bytes)
+            if let index = groups[key]?.first(where: { overlaps(kept[$0].boundingBox, reading.boundingBox) }) {
                 if reading.bytes.count > kept[index].bytes.count { kept[index] = reading }
             } else {
+                groups[key, default: []].append(kept.count)
                 kept.append(reading)
             }
         }
@@ -186,12 +265,16 @@ enum BarcodeFusion {
         return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
     }
 
+    /// Reading order, then symbology, payload and every corner: a total order, so that which of two
+    /// readings of one symbol is kept does not depend on the order the readings came in (the tiles of
+    /// a crowded image read one code twice, a pixel apart).
     private static func orderedForMatching(_ a: BarcodeReading, _ b: BarcodeReading) -> Bool {
         let p = a.boundingBox, q = b.boundingBox
         if p.y != q.y { return p.y < q.y }
         if p.x != q.x { return p.x < q.x }
         if a.symbology != b.symbology { return a.symbology < b.symbology }
-        return a.bytes.lexicographicallyPrecedes(b.bytes)
+        if a.bytes != b.bytes { return a.bytes.lexicographicallyPrecedes(b.bytes) }
+        return a.corners.flatMap { [$0.x, $0.y] }.lexicographicallyPrecedes(b.corners.flatMap { [$0.x, $0.y] })
     }
 
     /// ZBar reports EAN-2/EAN-5 add-ons as symbols of their own: each is appended to the EAN/UPC

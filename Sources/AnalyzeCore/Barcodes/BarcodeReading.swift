@@ -23,8 +23,37 @@ struct BarcodeReading: Sendable {
     var pass: Pass
     /// ZBar's quality (scan lines that agreed); 0 for zxing-cpp.
     var quality: Int
+    /// What zxing-cpp reports of a Reed–Solomon symbol's error correction: its version as zxing-cpp
+    /// names it ("1"…"40", "M1"…"M4", "R7x43", "12x12"), its level ("L", "M", "Q", "H") and the
+    /// share of its error-correction codewords left unused (1: no error corrected); nil when not
+    /// reported (ZBar, 1-D codes).
+    var version: String? = nil
+    var errorCorrectionLevel: String? = nil
+    var unusedErrorCorrection: Double? = nil
 
     var boundingBox: BoundingBox { BoundingBox(enclosing: corners) }
+
+    /// The length of the outline's longest side, in pixels (a 2-D symbol's size).
+    var longestSide: Double {
+        corners.indices.map { i in
+            let a = corners[i], b = corners[(i + 1) % corners.count]
+            return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        }.max() ?? 0
+    }
+
+    /// Modules across the symbol's longer side, from zxing-cpp's version name (QR, Micro QR, rMQR,
+    /// Data Matrix); nil for other symbologies or when not reported.
+    var moduleCount: Int? {
+        guard let version else { return nil }
+        switch symbology {
+        case .qr: return Int(version).map { 17 + 4 * $0 }
+        case .microQR: return Int(version.dropFirst()).map { 9 + 2 * $0 }
+        case .rMQR, .dataMatrix:
+            // "R7x43", "12x36": the larger of the two numbers.
+            return version.split { !$0.isASCIIDigit }.compactMap { Int($0) }.max()
+        default: return nil
+        }
+    }
 
     /// The payload bytes as ASCII digits, when they are all digits.
     var digits: [Int]? { Self.digits(of: bytes) }

@@ -52,6 +52,28 @@ enum BarcodeValidation {
         return max(box.width, box.height) >= 0.8 * Double(modules)
     }
 
+    /// The error-correction codewords ISO/IEC 18004 (Table 9) keeps back in the smallest QR and Micro QR
+    /// symbols to detect a wrong correction instead of correcting more, by zxing-cpp's version and
+    /// level names: (codewords kept back, error-correction codewords in the symbol's one block). An M1
+    /// symbol's two are all kept back: it detects errors and corrects none.
+    static let misdecodeProtection: [String: (reserved: Int, total: Int)] = [
+        "1-L": (3, 7), "1-M": (2, 10), "1-Q": (1, 13), "1-H": (1, 17), "2-L": (2, 10), "3-L": (1, 15),
+        "M1-L": (2, 2), "M2-L": (1, 5), "M3-L": (2, 6), "M4-L": (2, 8),
+    ]
+
+    /// Whether a QR or Micro QR reading left the codewords its symbol keeps back for misdecode
+    /// protection unused. zxing-cpp corrects with all of them: a reading that needed them is a
+    /// symbol with more errors than it may correct, or none at all (a QR code's finder pattern and
+    /// the modules beside it decoded as an M1 symbol with one "corrected" error).
+    static func keepsMisdecodeProtection(_ reading: BarcodeReading) -> Bool {
+        guard reading.symbology.family == .qr, let version = reading.version,
+            let level = reading.errorCorrectionLevel, let unused = reading.unusedErrorCorrection,
+            let (reserved, total) = misdecodeProtection["\(version)-\(level)"]
+        else { return true }
+        // zxing-cpp's share is 1 - used / total, two codewords used for each error corrected.
+        return (unused * Double(total)).rounded() >= Double(reserved)
+    }
+
     /// Whether a reading passes its symbology's structure: check digits for EAN/UPC/ITF-14, the
     /// GTIN check digit for DataBar, element strings for DataBar Expanded. Symbologies whose
     /// decoders verify their own checks (2-D codes, Code 128, Code 93) pass.

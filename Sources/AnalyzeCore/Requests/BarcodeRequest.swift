@@ -23,6 +23,10 @@
 /// turns only the parts of the 1000-px copy around regions whose bars are diagonal (the whole copy
 /// when they cover most of it).
 ///
+/// An image whose first read shows it crowded with matrix codes (a sheet of labels or tickets), or a
+/// large image whose copy held a matrix code near its resolution limit, is read again by zxing-cpp at
+/// full resolution in overlapping tiles, for the families found (``BarcodeSheet``).
+///
 /// Both engines keep no state between images: an image's observations depend only on its pixels
 /// and the options, whatever `--jobs`, the input order or the images before it.
 public struct BarcodeRequest: ImageRequest {
@@ -153,6 +157,16 @@ public struct BarcodeRequest: ImageRequest {
         var zxing: [BarcodeReading] = []
         for (part, toImage, reader) in zxingParts {
             zxing += try reader.read(part).map { $0.mapped(through: toImage) }
+        }
+        // A crowded image, or codes near the copy's resolution limit: the families found read again
+        // at full resolution in overlapping tiles (see `BarcodeSheet`).
+        if let sheet = BarcodeSheet.plan(after: zxing, copyScale: scale, width: gray.width, height: gray.height) {
+            let sheetReader = try engines.zxingReader(for: sheet.families)
+            for tile in sheet.tiles {
+                let crop = try gray.cropped(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
+                let toImage = Affine.translation(x: Double(tile.x), y: Double(tile.y))
+                zxing += try sheetReader.read(crop).map { $0.mapped(through: toImage) }
+            }
         }
         var zbar: [BarcodeReading] = []
         if scanner != nil {
