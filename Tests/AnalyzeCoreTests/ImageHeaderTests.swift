@@ -127,7 +127,7 @@ struct ImageHeaderTests {
         #expect(ImageHeader(parsing: far) == nil)
     }
 
-    /// Found by scripts/fuzz-parsers: a BigTIFF whose first directory lies at an offset near 2^63 (read as
+    /// Found by scripts/fuzz --parsers: a BigTIFF whose first directory lies at an offset near 2^63 (read as
     /// Int.max), and one whose directory declares 0x8484…84 entries. Both trapped on an overflowing sum
     /// (the orientation reader's and the page walk's); both are now simply no directory.
     @Test func aBigTIFFsHugeOffsetsAndCountsAreNoDirectory() {

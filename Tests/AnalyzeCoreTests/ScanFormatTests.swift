@@ -268,7 +268,7 @@ struct ScanFormatTests {
             ImageHeader(parsing: Array("P7\nWIDTH 12\nHEIGHT 7\nDEPTH 1\nMAXVAL 1\nENDHDR\n".utf8))
                 == ImageHeader(width: 12, height: 7))
         #expect(ImageHeader(parsing: Array("P6\nhello\n".utf8)) == nil)
-        // Found by scripts/fuzz-parsers: a PAM height of -2 was taken as it was.
+        // Found by scripts/fuzz --parsers: a PAM height of -2 was taken as it was.
         #expect(ImageHeader(parsing: Array("P7\nWIDTH 4\nHEIGHT -2\nENDHDR\n".utf8)) == nil)
         #expect(ImageHeader(parsing: Array("P6 12".utf8)) == nil)
         // JP2: signature box, file type box, then the header box holding ihdr (height, width).

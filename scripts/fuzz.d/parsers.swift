@@ -1,6 +1,6 @@
 // libFuzzer target for the parsers that read untrusted bytes before any decoder: the image header
 // parser (sizes for --max-pixels, truncated JPEGs) and the EXIF orientation reader (libexif).
-// Built by scripts/fuzz-parsers with swiftc -sanitize=fuzzer,address from the library's own files.
+// Built by scripts/fuzz --parsers with swiftc -sanitize=fuzzer,address from the library's own files.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

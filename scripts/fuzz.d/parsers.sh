@@ -3,9 +3,9 @@
 # the header parser (with a TIFF's page chain) and the EXIF orientation reader, seeded with the project's
 # JPEG and PNG fixtures and the scan formats' headers.
 #
-#   scripts/fuzz-parsers [SECONDS]      # default 60; a crash leaves crash-* in .build-fuzz/ and exits 1
+#   scripts/fuzz --parsers [SECONDS]      # default 60; a crash leaves crash-* in .build-fuzz/ and exits 1
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=.build-fuzz
 mkdir -p "$OUT/corpus"
 S=Sources
