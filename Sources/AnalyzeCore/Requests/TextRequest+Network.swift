@@ -61,8 +61,9 @@ extension TextRequest {
     /// A line read by the network is kept when its mean character probability is at least this
     /// (PaddleOCR's default is 0.5; `eval/text/evaluate-text`: what lies between is mostly texture read as letters).
     static let minimumLineConfidence = 0.7
-    /// The confidence a line of one or two letters or digits needs: a lone shape (a circle, a QR code's finder
-    /// squares) is read as a letter or two (O, 回, 0.:0) with a confidence a line of words would pass with.
+    /// The confidence a line needs whose letters and digits are one, or no more than its other characters: a
+    /// lone shape (a circle, a QR code's finder squares) is read as such a line (O, 回, 0.:0) with a confidence a
+    /// line of words would pass with.
     static let minimumCharacterConfidence = 0.9
     /// The detector's mean probability inside a line for the line to be read (PaddleOCR's box_thresh).
     static let minimumLineScore = 0.5
@@ -142,8 +143,9 @@ extension TextRequest {
         var fullText = read.fullText
         var searchFrom = fullText.startIndex
         for (k, i) in unsure.enumerated() where k < again.count {
+            // The same characters spaced otherwise keep Tesseract's words (the network runs words together).
             guard let line = observation(of: again[k]), line.confidence > lines[i].confidence,
-                line.string != lines[i].string
+                line.string.filter({ !$0.isWhitespace }) != lines[i].string.filter({ !$0.isWhitespace })
             else { continue }
             // The whole text keeps Tesseract's layout (blank lines between blocks): the line's text is replaced
             // where it stands.
@@ -167,8 +169,9 @@ extension TextRequest {
     /// Corners are given as the line reads; words are the runs of characters between spaces, each boxed
     /// by the span of the line it was read in.
     func observation(of read: ReadLine) -> TextObservation? {
+        let written = read.text.filter { $0.isLetter || $0.isNumber }.count
         let least =
-            read.text.filter { $0.isLetter || $0.isNumber }.count <= 2
+            written == 1 || 2 * written <= read.text.count
             ? Self.minimumCharacterConfidence : Self.minimumLineConfidence
         guard read.confidence >= least, read.text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
         let c = read.line.corners
