@@ -24,7 +24,17 @@ public struct TextObservation: Sendable, Hashable, Codable {
     public init(
         string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord],
         corners: [PixelPoint]? = nil,
-        topCandidates: [TextCandidate]? = nil, recognizer: String? = nil, language: String? = nil
+        topCandidates: [TextCandidate]? = nil, recognizer: String? = nil
+    ) {
+        self.init(
+            string: string, confidence: confidence, boundingBox: boundingBox, words: words, corners: corners,
+            topCandidates: topCandidates, recognizer: recognizer, language: nil)
+    }
+
+    /// A line said to be read as `language` (BCP 47).
+    public init(
+        string: String, confidence: Double, boundingBox: BoundingBox, words: [RecognizedWord],
+        corners: [PixelPoint]?, topCandidates: [TextCandidate]?, recognizer: String?, language: String?
     ) {
         self.string = string
         self.confidence = confidence.roundedConfidence
