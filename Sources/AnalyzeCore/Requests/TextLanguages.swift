@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The languages a ``TextRequest`` reads, as each engine takes them (Vision's `recognitionLanguages` and
 /// `automaticallyDetectsLanguage`). ``automatic`` reads what the engines can: the text network's simplified
@@ -71,10 +72,16 @@ public struct TextLanguages: Sendable, Hashable {
     }
 
     /// Whether Tesseract's data for `code` is installed (a file name, not a path: `../x` is not a language).
+    /// Looked up once per process and language: every image asks.
     static func isInstalled(_ code: String) -> Bool {
         guard !code.isEmpty, !code.contains("/"), !code.hasPrefix(".") else { return false }
-        return dataFolders.contains { FileManager.default.fileExists(atPath: "\($0)/\(code).traineddata") }
+        if let known = installed.withLock({ $0[code] }) { return known }
+        let found = dataFolders.contains { FileManager.default.fileExists(atPath: "\($0)/\(code).traineddata") }
+        installed.withLock { $0[code] = found }
+        return found
     }
+
+    private static let installed = Mutex<[String: Bool]>([:])
 
     /// The language a line was read as (BCP 47): simplified Chinese when it holds Han characters, else
     /// English when it holds Latin letters and English is read, else the one language asked for; nil for a
